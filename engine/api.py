@@ -1,0 +1,94 @@
+"""The library entry points behind the CLI: run a scenario, read and replay a log."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+from engine import events as E
+from engine.dice import DiceSource
+from engine.encounter import Encounter, Listener, RunResult
+from engine.errors import FracasError
+from engine.log import LogError, TornLine, iter_log
+from engine.scenario import LoadedScenario, load_scenario
+from engine.state import State, apply_entry
+from engine.system import get_system
+
+
+def resolve_seed(cli_seed: str | None, scenario: LoadedScenario) -> str:
+    """The seed text: the command line's, else the scenario's, else a fresh random one."""
+    if cli_seed is not None:
+        return cli_seed
+    if scenario.spec.seed is not None:
+        return str(scenario.spec.seed)
+    return secrets.token_hex(16)
+
+
+def default_log_path(scenario: LoadedScenario, seed: str) -> Path:
+    return Path("logs") / f"{Path(scenario.path).stem}-seed{seed[:32]}.jsonl"
+
+
+def run_scenario(
+    scenario: LoadedScenario | str | Path,
+    *,
+    seed: str | None = None,
+    log_path: Path | None = None,
+    dice: DiceSource | None = None,
+    binary: bool = False,
+    player_seeds: Sequence[str] = (),
+    listeners: Sequence[Listener] = (),
+    parent: E.ForkOrigin | None = None,
+) -> RunResult:
+    """Run one fight and write its log (``log_path=None``: keep no log)."""
+    loaded = scenario if isinstance(scenario, LoadedScenario) else load_scenario(scenario)
+    system = get_system(loaded.spec.system)
+    enc = Encounter(
+        system,
+        loaded,
+        seed=resolve_seed(seed, loaded),
+        dice=dice,
+        log_path=log_path,
+        binary=binary,
+        player_seeds=player_seeds,
+        listeners=listeners,
+        parent=parent,
+    )
+    return enc.run()
+
+
+class Replayed(msgspec.Struct, kw_only=True):
+    state: State
+    entries: int
+    torn: TornLine | None = None
+    header: E.EncounterStarted | None = None
+
+
+def replay_log(path: Path, *, at: int | None = None) -> Replayed:
+    """Fold a log into its state, at the end or just after event ``at``."""
+    state = State()
+    n = 0
+    torn: TornLine | None = None
+    header: E.EncounterStarted | None = None
+    try:
+        for item in iter_log(path):
+            if isinstance(item, TornLine):
+                torn = item
+                break
+            if at is not None and item.seq > at:
+                break
+            if n == 0:
+                if not isinstance(item.ev, E.EncounterStarted):
+                    raise FracasError(f"{path}: line 1: the first entry is not an EncounterStarted header")
+                header = item.ev
+            apply_entry(state, item)
+            n += 1
+    except LogError as exc:
+        raise FracasError(str(exc)) from None
+    if n == 0:
+        raise FracasError(f"{path}: empty log: no entry could be read")
+    if at is not None and state.seq < at:
+        raise FracasError(f"{path}: no event with seq {at} (the log ends at seq {state.seq})")
+    return Replayed(state=state, entries=n, torn=torn, header=header)

@@ -1,0 +1,247 @@
+"""The ``fracas`` command line.
+
+Exit codes: 0 ok, 1 a check failed, 2 bad input (one line on stderr, never
+a traceback). Human text by default, ``--json`` for machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import msgspec
+
+from engine import events as E
+from engine.api import default_log_path, replay_log, resolve_seed, run_scenario
+from engine.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
+from engine.log import LogError
+from engine.narrate import Narrator
+from engine.scenario import load_scenario
+from engine.state import State, state_to_builtins
+from engine.system import get_system, system_names
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _out(text: str = "", stream: TextIO | None = None) -> None:
+    print(text, file=stream or sys.stdout)
+
+
+def print_state(state: State, stream: TextIO | None = None) -> None:
+    """Per actor: position, initiative, both monitors box by box, conditions, ammunition."""
+    for a in state.actors.values():
+        _out(f"{a.name} [{a.id}, side {a.side}] {a.status()} at ({a.x},{a.y}), initiative {a.initiative}", stream)
+        width = max((len(m) for m in a.monitors), default=0)
+        for m in a.monitors.values():
+            _out(f"  {m.name:<{width}}  {m.render()}", stream)
+        if a.hp is not None:
+            _out(f"  HP {a.hp}/{a.hp_max}", stream)
+        conds = ", ".join(f"{k}" if not v else f"{k} {v}" for k, v in sorted(a.conditions.items())) or "none"
+        _out(f"  conditions: {conds}", stream)
+        if a.weapons:
+            gear = []
+            for w, st in a.weapons.items():
+                ammo = f" {a.ammo[w]} rounds (+{a.spare.get(w, 0)} magazines)" if w in a.ammo else ""
+                gear.append(f"{w} {st}{ammo}")
+            _out(f"  weapons: {'; '.join(gear)}", stream)
+        if a.resources:
+            _out(f"  resources: {', '.join(f'{k} {v}' for k, v in a.resources.items())}", stream)
+
+
+# ---------------------------------------------------------------------- run
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    loaded = load_scenario(args.scenario)
+    seed = resolve_seed(None if args.seed is None else str(args.seed), loaded)
+    log_path = Path(args.log) if args.log else default_log_path(loaded, seed)
+    listeners = []
+    narrator = Narrator()
+    if not args.json and not args.quiet:
+
+        def show(seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
+            line = narrator.line(rnd, count, sec, ev)
+            if line is not None:
+                _out(line)
+
+        listeners.append(show)
+    result = run_scenario(loaded, seed=seed, log_path=log_path, binary=args.binary, listeners=listeners)
+    if args.json:
+        payload = {
+            "winner": result.winner,
+            "rounds": result.rounds,
+            "events": result.events,
+            "log": result.log,
+            "state": state_to_builtins(result.state),
+        }
+        _out(json.dumps(payload, ensure_ascii=False, sort_keys=False))
+        return EXIT_OK
+    _out()
+    print_state(result.state)
+    _out()
+    who = f"side {result.winner} wins" if result.winner else "no winner"
+    _out(f"{who} ({result.reason}) after {result.rounds} rounds; {result.events} events logged to {result.log}")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------- replay
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    path = Path(args.log)
+    if args.narrate and not args.json:
+        _narrate(path, args.at)
+    replayed = replay_log(path, at=args.at)
+    if replayed.torn is not None:
+        t = replayed.torn
+        _out(
+            f"fracas: warning: {path}: line {t.line} is torn ({t.length} bytes: {t.error}); "
+            f"replayed the {replayed.entries} entries before it",
+            sys.stderr,
+        )
+    if args.json:
+        _out(json.dumps({"state": state_to_builtins(replayed.state)}, ensure_ascii=False))
+        return EXIT_OK
+    s = replayed.state
+    head = replayed.header
+    title = f"{head.scenario_name} ({head.system})" if head else str(path)
+    where = f"just after seq {s.seq}" if args.at is not None else f"at the end (seq {s.seq})"
+    _out(f"{title}: state {where}, round {s.round}, {s.sec:g} s simulated")
+    print_state(s)
+    if s.ended:
+        who = f"side {s.winner} won" if s.winner else "no winner"
+        _out(f"{who}: {s.reason}")
+    return EXIT_OK
+
+
+def _narrate(path: Path, at: int | None) -> None:
+    from engine.log import TornLine, iter_log
+
+    narrator = Narrator()
+    try:
+        for item in iter_log(path):
+            if isinstance(item, TornLine) or (at is not None and item.seq > at):
+                break
+            line = narrator.line(item.round, item.count, item.sec, item.ev)
+            if line is not None:
+                _out(f"{item.seq:>5} {line}")
+    except LogError as exc:
+        raise FracasError(str(exc)) from None
+
+
+# ----------------------------------------------------------------- validate
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    failed = 0
+    for path in args.scenarios:
+        try:
+            loaded = load_scenario(path)
+        except FracasError as exc:
+            _out(f"fracas: error: {exc}", sys.stderr)
+            failed += 1
+            continue
+        spec = loaded.spec
+        _out(f"{path}: ok ({spec.system}, {len(spec.actors)} actors, {len(spec.sides)} sides)")
+    return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+# ------------------------------------------------------------------ systems
+
+
+def cmd_systems(args: argparse.Namespace) -> int:
+    names = system_names()
+    if args.json:
+        out: dict[str, Any] = {}
+        for name in names:
+            s = get_system(name)
+            out[name] = {
+                "title": s.title,
+                "seed": s.seed_file,
+                "round_seconds": s.round_seconds,
+                "policies": list(s.policies),
+                "rules": dict(s.rule_ids),
+                "defaults": msgspec.to_builtins(s.rules_type()),
+            }
+        _out(json.dumps(out, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    for name in names:
+        s = get_system(name)
+        _out(f"{name}: {s.title} (seed {s.seed_file}; round {s.round_seconds} s; policies: {', '.join(s.policies)})")
+        _out("  rule IDs:")
+        for rid, summary in s.rule_ids.items():
+            _out(f"    {rid:<14} {summary}")
+        _out("  default values ([rules] overrides any of them):")
+        for key, value in msgspec.to_builtins(s.rules_type()).items():
+            _out(f"    {key} = {json.dumps(value, ensure_ascii=False)}")
+        _out()
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fracas",
+        description="Simulate, replay and audit tabletop role-playing fights.",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run one fight and write its log")
+    run.add_argument("scenario", help="scenario TOML file")
+    run.add_argument("--seed", help="dice seed (text or number); default: the scenario's, else random")
+    run.add_argument("--log", help="where to write the log (default: logs/<scenario>-seed<seed>.jsonl)")
+    run.add_argument("--binary", action="store_true", help="write the compact msgpack log form")
+    run.add_argument("--json", action="store_true", help="print one JSON object instead of the play-by-play")
+    run.add_argument("--quiet", action="store_true", help="no play-by-play, only the final state")
+    run.set_defaults(handler=cmd_run)
+
+    rep = sub.add_parser("replay", help="rebuild the state from a log")
+    rep.add_argument("log", help="log file (JSONL or binary)")
+    rep.add_argument("--at", type=int, metavar="SEQ", help="the state just after event SEQ")
+    rep.add_argument("--json", action="store_true", help='print {"state": ...} as run --json does')
+    rep.add_argument("--narrate", action="store_true", help="print the play-by-play up to that point first")
+    rep.set_defaults(handler=cmd_replay)
+
+    val = sub.add_parser("validate", help="check scenario files")
+    val.add_argument("scenarios", nargs="+", help="scenario TOML files")
+    val.set_defaults(handler=cmd_validate)
+
+    sy = sub.add_parser("systems", help="list rule systems, their rule IDs and default values")
+    sy.add_argument("--json", action="store_true")
+    sy.set_defaults(handler=cmd_systems)
+
+    for extend in EXTENSIONS:
+        extend(sub)
+    return p
+
+
+#: Modules adding subcommands: each is a callable taking the subparsers object.
+EXTENSIONS: list[Callable[[Any], None]] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except FracasError as exc:
+        print(f"fracas: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("fracas: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

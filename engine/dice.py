@@ -1,0 +1,134 @@
+"""Dice sources: derived (verifiable), scripted (tests) and entered (a real table).
+
+Derived dice (docs/dice.md has the full method and known-answer vectors):
+
+- the seed is a text; ``commitment = SHA-256(seed as UTF-8)`` is published in
+  the log header before any die is drawn, the seed itself in the last event;
+- the key is the seed's UTF-8 bytes, or, when players add seeds after the
+  commitment, ``SHA-256("fracas-key-v1" 0x00 seed (0x00 player_seed)*)``;
+- die ``k`` (0, 1, 2, ... over the whole encounter) with ``s`` sides is, for
+  the first attempt ``j = 0, 1, ...`` that is not rejected,
+  ``x = first 8 bytes, big-endian, of HMAC-SHA256(key, "fracas-die" k:8 j:4)``,
+  rejected when ``x >= 2**64 - 2**64 % s``, else ``face = x % s + 1``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+METHOD = "hmac-sha256-v1"
+_DIE_PREFIX = b"fracas-die"
+_KEY_PREFIX = b"fracas-key-v1"
+_TWO64 = 1 << 64
+
+
+class DiceError(Exception):
+    """A dice source cannot produce the faces asked for."""
+
+
+def commitment_of(seed: str) -> str:
+    """The public commitment to a seed: hex SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def derive_key(seed: str, player_seeds: Sequence[str] = ()) -> bytes:
+    """The HMAC key: the seed, or the seed mixed with the players' seeds."""
+    if not player_seeds:
+        return seed.encode("utf-8")
+    parts = [_KEY_PREFIX, seed.encode("utf-8"), *(p.encode("utf-8") for p in player_seeds)]
+    return hashlib.sha256(b"\x00".join(parts)).digest()
+
+
+def derive_face(key: bytes, k: int, sides: int) -> int:
+    """Die number ``k`` of the stream keyed by ``key``, uniform on 1..sides."""
+    limit = _TWO64 - _TWO64 % sides
+    head = _DIE_PREFIX + k.to_bytes(8, "big")
+    j = 0
+    while True:
+        digest = hmac.digest(key, head + j.to_bytes(4, "big"), "sha256")
+        x = int.from_bytes(digest[:8], "big")
+        if x < limit:
+            return x % sides + 1
+        j += 1
+
+
+class DiceSource(Protocol):
+    """Where faces come from. ``counter`` is the index of the next die."""
+
+    kind: str
+    counter: int
+
+    def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> list[int]:
+        """Return ``n`` faces of ``sides``-sided dice and advance the counter."""
+        ...
+
+
+class DerivedDice:
+    """The default source: every die re-derivable from the revealed seed."""
+
+    kind = "derived"
+
+    def __init__(self, seed: str, player_seeds: Sequence[str] = (), counter: int = 0) -> None:
+        self.seed = seed
+        self.player_seeds = list(player_seeds)
+        self.key = derive_key(seed, player_seeds)
+        self.counter = counter
+
+    def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> list[int]:
+        key = self.key
+        k = self.counter
+        faces = [derive_face(key, k + i, sides) for i in range(n)]
+        self.counter = k + n
+        return faces
+
+
+class ScriptedDice:
+    """Faces from a fixed list, for tests and worked examples.
+
+    Running out of faces is an error naming what was being rolled, so a
+    worked example that needs more dice than it scripted fails loudly.
+    """
+
+    kind = "scripted"
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces = list(faces)
+        self.counter = 0
+
+    def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> list[int]:
+        start = self.counter
+        if start + n > len(self.faces):
+            raise DiceError(
+                f"scripted dice exhausted: {actor} needs {n}d{sides} for {purpose} "
+                f"at die {start}, only {len(self.faces) - start} left"
+            )
+        faces = self.faces[start : start + n]
+        for face in faces:
+            if not 1 <= face <= sides:
+                raise DiceError(f"scripted face {face} is not a d{sides} face ({purpose})")
+        self.counter = start + n
+        return faces
+
+
+class EnteredDice:
+    """Faces typed in from a real table, asked for through ``ask``.
+
+    ``ask(n, sides, actor, purpose)`` returns the faces; it is responsible for
+    re-asking on bad input, and this class validates again before accepting.
+    """
+
+    kind = "entered"
+
+    def __init__(self, ask: Callable[[int, int, str, str], Sequence[int]]) -> None:
+        self.ask = ask
+        self.counter = 0
+
+    def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> list[int]:
+        faces = list(self.ask(n, sides, actor, purpose))
+        if len(faces) != n or not all(1 <= f <= sides for f in faces):
+            raise DiceError(f"entered dice for {purpose}: need {n} faces in 1..{sides}")
+        self.counter += n
+        return faces

@@ -1,0 +1,311 @@
+"""One encounter: the SimPy clock, the event stream, the dice and the log.
+
+The clock (C-CLOCK-1, docs/design.md):
+
+- simulated time is an integer count of ticks, ``TICKS_PER_SECOND`` per
+  second; a round spans ``round_seconds * TICKS_PER_SECOND`` ticks;
+- initiative count ``c`` of round ``r`` happens at tick
+  ``start(r) + (round_ticks - c)``: the higher the initiative, the earlier;
+- at one tick, scheduled things run in a documented order, given by their
+  SimPy priority: round bookkeeping (``PRIORITY_ROUND``), then movement steps
+  (``PRIORITY_MOVE + rank``), then actions (``PRIORITY_ACT + rank``), where
+  ``rank`` is the actor's place in the round's tie-broken initiative order;
+- an actor process sleeps until its count; only movers are woken tick by
+  tick, one metre per tick;
+- after the fight the same environment runs on in seconds, minutes, days.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import simpy
+import simpy.events
+from simpy.events import EventPriority
+
+from engine import events as E
+from engine.dice import METHOD, DerivedDice, DiceSource, commitment_of
+from engine.log import LogWriter
+from engine.scenario import LoadedScenario
+from engine.state import State, apply, state_digest
+from engine.system import RuleSystem, effective_rules
+from engine.version import __version__
+
+TICKS_PER_SECOND = 100
+PRIORITY_ROUND = -1
+PRIORITY_MOVE = 0
+PRIORITY_ACT = 10_000
+
+Listener = Callable[[int, int, int, float, E.Event], None]
+
+
+class At(simpy.events.Event):
+    """An event that fires at an absolute tick with a given priority."""
+
+    def __init__(self, env: simpy.Environment, tick: int, priority: int) -> None:
+        super().__init__(env)
+        delay = tick - int(env.now)
+        if delay < 0:
+            raise ValueError(f"tick {tick} is in the past (now {env.now})")
+        self._ok = True
+        self._value = None
+        # simpy orders equal times by (priority, insertion order); any int is a valid priority
+        env.schedule(self, EventPriority(priority), delay)
+
+
+class RunResult(msgspec.Struct, kw_only=True):
+    winner: str | None
+    reason: str
+    rounds: int
+    events: int
+    log: str | None
+    state: State
+    log_bytes: int = 0
+
+
+class Encounter:
+    """Runs one fight of a scenario under a rule system, writing its log."""
+
+    def __init__(
+        self,
+        system: RuleSystem,
+        scenario: LoadedScenario,
+        *,
+        seed: str,
+        dice: DiceSource | None = None,
+        log_path: Path | None = None,
+        binary: bool = False,
+        player_seeds: Sequence[str] = (),
+        parent: E.ForkOrigin | None = None,
+        listeners: Sequence[Listener] = (),
+    ) -> None:
+        self.system = system
+        self.loaded = scenario
+        self.scenario: Any = scenario.spec
+        self.rules: Any = effective_rules(system, self.scenario.rules)
+        self.seed = seed
+        self.player_seeds = list(player_seeds)
+        self.dice: DiceSource = dice if dice is not None else DerivedDice(seed, player_seeds)
+        self.env = simpy.Environment()
+        self.state = State()
+        self.writer = LogWriter(log_path, binary=binary)
+        self.log_path = log_path
+        self.parent = parent
+        self.listeners = list(listeners)
+        self.round_ticks = system.round_seconds * TICKS_PER_SECOND
+        self.round = 0
+        self.seq = 0
+        self.over = False
+        self.winner: str | None = None
+        self.reason = ""
+        self.in_aftermath = False
+        self.undrawn_faces = 0
+        self.actor_specs = {a.id: a for a in self.scenario.actors}
+
+    # ------------------------------------------------------------------ clock
+
+    def round_start(self, rnd: int) -> int:
+        return (rnd - 1) * self.round_ticks
+
+    def tick_of(self, count: int, rnd: int | None = None) -> int:
+        """The tick at which initiative ``count`` of a round happens."""
+        r = self.round if rnd is None else rnd
+        return self.round_start(r) + self.round_ticks - count
+
+    def current_count(self) -> int:
+        if self.in_aftermath or self.round == 0:
+            return 0
+        return max(0, self.round_ticks - (int(self.env.now) - self.round_start(self.round)))
+
+    def at_count(self, count: int, priority: int) -> At:
+        """Sleep until initiative ``count`` of the current round."""
+        return At(self.env, self.tick_of(count), priority)
+
+    def after(self, seconds: int) -> simpy.events.Timeout:
+        """Sleep for simulated seconds (the clock after the fight)."""
+        return self.env.timeout(seconds * TICKS_PER_SECOND)
+
+    @property
+    def now_seconds(self) -> float:
+        return int(self.env.now) / TICKS_PER_SECOND
+
+    # ----------------------------------------------------------------- events
+
+    def emit(self, ev: E.Event) -> None:
+        """Apply an event to the live state and append it to the log."""
+        if self.undrawn_faces and not isinstance(ev, E.DiceRolled):
+            raise RuntimeError(f"dice drawn but not recorded before {type(ev).__name__}")
+        apply(self.state, ev)
+        now = int(self.env.now)
+        sec = now / TICKS_PER_SECOND
+        count = self.current_count()
+        self.state.seq = self.seq
+        self.state.sec = sec
+        self.writer.append(self.seq, self.round, count, sec, ev)  # type: ignore[arg-type]
+        for listener in self.listeners:
+            listener(self.seq, self.round, count, sec, ev)
+        self.seq += 1
+
+    def flush(self) -> None:
+        self.writer.flush()
+
+    def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> tuple[list[int], int]:
+        """Draw faces; they must be recorded with :meth:`record` before any other event."""
+        first = self.dice.counter
+        faces = self.dice.draw(n, sides, actor=actor, purpose=purpose)
+        self.undrawn_faces += n
+        return faces, first
+
+    def record(
+        self,
+        *,
+        actor: str,
+        purpose: str,
+        rule: str,
+        sides: int,
+        faces: list[int],
+        fates: list[str],
+        first: int,
+    ) -> E.DiceRolled:
+        """Emit the DiceRolled event for faces drawn earlier (C-LOG-1)."""
+        self.undrawn_faces -= len(faces)
+        ev = E.DiceRolled(
+            actor=actor,
+            purpose=purpose,
+            rule=rule,
+            sides=sides,
+            faces=faces,
+            fates=fates,
+            first=first,
+            source=self.dice.kind,
+        )
+        self.emit(ev)
+        return ev
+
+    def roll(
+        self,
+        n: int,
+        sides: int,
+        *,
+        actor: str,
+        purpose: str,
+        rule: str,
+        keep_best: int | None = None,
+    ) -> list[int]:
+        """Draw and record ``n`` dice; with ``keep_best`` the others are marked dropped."""
+        faces, first = self.draw(n, sides, actor=actor, purpose=purpose)
+        fates = ["kept"] * n
+        if keep_best is not None and keep_best < n:
+            order = sorted(range(n), key=lambda i: (-faces[i], i))
+            for i in order[keep_best:]:
+                fates[i] = "dropped"
+        self.record(
+            actor=actor,
+            purpose=purpose,
+            rule=rule,
+            sides=sides,
+            faces=faces,
+            fates=fates,
+            first=first,
+        )
+        return faces
+
+    # ------------------------------------------------------------------- end
+
+    def pending_sides(self) -> list[str]:
+        """Sides with reinforcements still to arrive (they keep the fight open)."""
+        present = self.state.actors
+        sides: dict[str, None] = {}
+        for a in self.scenario.actors:
+            if a.id not in present:
+                sides.setdefault(a.side, None)
+        return list(sides)
+
+    def check_end(self) -> bool:
+        """C-END-1: the fight is over when at most one side can still act."""
+        if self.over:
+            return True
+        able = dict.fromkeys(self.state.sides_able())
+        for side in self.pending_sides():
+            able.setdefault(side, None)
+        if len(able) <= 1:
+            self.over = True
+            if able:
+                self.winner = next(iter(able))
+                self.reason = f"only side {self.winner} can still fight"
+            else:
+                self.winner = None
+                self.reason = "no side can still fight"
+        return self.over
+
+    # ------------------------------------------------------------------- run
+
+    def header(self) -> E.EncounterStarted:
+        return E.EncounterStarted(
+            format=E.FORMAT_VERSION,
+            fracas_version=__version__,
+            system=self.system.name,
+            rules=msgspec.to_builtins(self.rules),
+            scenario=self.loaded.raw,
+            scenario_name=self.scenario.name or Path(self.loaded.path).stem,
+            scenario_sha256=self.loaded.sha256,
+            dice=E.DiceCommitment(
+                source=self.dice.kind,
+                method=METHOD,
+                commitment=commitment_of(self.seed),
+                player_seeds=self.player_seeds,
+            ),
+            ticks_per_second=TICKS_PER_SECOND,
+            round_ticks=self.round_ticks,
+            round_seconds=self.system.round_seconds,
+            parent=self.parent,
+        )
+
+    def _main(self) -> Any:
+        self.emit(self.header())
+        limit = self.scenario.round_limit
+        rounds = 0
+        for rnd in range(1, limit + 1):
+            start = self.round_start(rnd)
+            if int(self.env.now) < start:
+                yield At(self.env, start, PRIORITY_ROUND)
+            self.round = rnd
+            rounds = rnd
+            self.emit(E.RoundStarted(round=rnd))
+            for spec in self.scenario.actors:
+                if spec.arrives == rnd and spec.id not in self.state.actors:
+                    self.emit(self.system.entered(self, spec))
+            if not self.check_end():
+                yield self.env.process(self.system.play_round(self, rnd))
+            self.emit(E.StateChecked(round=rnd, digest=state_digest(self.state)))
+            self.flush()
+            if self.check_end():
+                break
+        if not self.over:
+            self.over = True
+            self.winner = None
+            self.reason = f"round limit {limit} reached: a draw"
+        self.in_aftermath = True
+        self.emit(E.AftermathStarted(winner=self.winner, reason=self.reason))
+        yield self.env.process(self.system.aftermath(self))
+        self.emit(E.EncounterEnded(winner=self.winner, reason=self.reason, rounds=rounds, seed=self.seed))
+        self.flush()
+
+    def run(self) -> RunResult:
+        try:
+            self.env.process(self._main())
+            self.env.run()
+        finally:
+            self.writer.close()
+        return RunResult(
+            winner=self.winner,
+            reason=self.reason,
+            rounds=self.round,
+            events=self.seq,
+            log=str(self.log_path) if self.log_path else None,
+            state=self.state,
+            log_bytes=self.writer.bytes_written,
+        )

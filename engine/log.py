@@ -1,0 +1,281 @@
+"""The encounter log: canonical JSON Lines (or msgpack frames) with a hash chain.
+
+A line is the canonical JSON of an :class:`~engine.events.Entry` with its
+hash-chain value ``h`` as the last key. The chained bytes of entry ``i`` are
+the line without ``,"h":"..."``, and
+
+    h_i = SHA-256(h_{i-1} || entry bytes),   h_{-1} = 32 zero bytes.
+
+Canonical means: struct fields in declaration order, dict keys sorted, no
+whitespace, shortest float form (msgspec ``order="deterministic"``), so equal
+logs are equal bytes. The binary form stores the same entries (with the same
+``h``) as consecutive msgpack objects; the chain is always computed over the
+canonical JSON bytes, so both forms verify the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import msgspec
+
+from engine.events import AnyEvent, Entry
+
+GENESIS = bytes(32)
+_H_KEY = b',"h":"'
+
+_json_encoder = msgspec.json.Encoder(order="deterministic")
+_entry_decoder = msgspec.json.Decoder(Entry)
+_mp_encoder = msgspec.msgpack.Encoder(order="deterministic")
+_mp_decoder = msgspec.msgpack.Decoder(Entry)
+
+
+class LogError(Exception):
+    """A log that cannot be read: names the file, the line and the seq."""
+
+
+def encode_entry(seq: int, rnd: int, count: int, sec: float, ev: AnyEvent, prev: bytes) -> tuple[bytes, bytes]:
+    """Return (line without newline, raw hash) for one entry chained after ``prev``."""
+    body = _json_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
+    # Entry.h defaults to "" and is encoded last: cut it off to get the chained bytes.
+    chained = body[: body.rindex(_H_KEY)] + b"}"
+    digest = hashlib.sha256(prev + chained).digest()
+    return chained[:-1] + _H_KEY + digest.hex().encode() + b'"}', digest
+
+
+def chained_bytes(line: bytes) -> bytes:
+    """The bytes a line's hash covers: the line without its ``h`` key."""
+    cut = line.rindex(_H_KEY)
+    return line[:cut] + b"}"
+
+
+def canonical_line(entry: Entry) -> bytes:
+    """Re-encode a decoded entry canonically (to check a line is canonical)."""
+    return _json_encoder.encode(entry)
+
+
+class LogWriter:
+    """Appends entries to a JSONL or binary log; flushed by the caller per action."""
+
+    def __init__(self, path: Path | None, *, binary: bool = False) -> None:
+        self.path = path
+        self.binary = binary
+        self.prev = GENESIS
+        self.count = 0
+        self.bytes_written = 0
+        self._fh: IO[bytes] | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(path, "wb")  # noqa: SIM115 - closed in close()
+        self._pending: list[bytes] = []
+
+    def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> bytes:
+        line, self.prev = encode_entry(seq, rnd, count, sec, ev, self.prev)
+        if self.binary:
+            data = _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=self.prev.hex()))
+        else:
+            data = line + b"\n"
+        self._pending.append(data)
+        self.count += 1
+        self.bytes_written += len(data)
+        return line
+
+    def flush(self) -> None:
+        """Write what is pending in one system call (a crash loses at most one action)."""
+        if self._pending and self._fh is not None:
+            self._fh.write(b"".join(self._pending))
+            self._fh.flush()
+        self._pending.clear()
+
+    def close(self) -> None:
+        self.flush()
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+class TornLine(msgspec.Struct, frozen=True):
+    """A last line that does not decode: a crash mid-append."""
+
+    line: int
+    length: int
+    error: str
+
+
+class ReadResult(msgspec.Struct):
+    entries: list[Entry]
+    torn: TornLine | None = None
+
+
+def is_binary(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        head = fh.read(1)
+    return bool(head) and head != b"{"
+
+
+def read_log(path: Path) -> ReadResult:
+    """Read a whole log; a torn last line is reported, not fatal."""
+    entries: list[Entry] = []
+    torn: TornLine | None = None
+    for item in iter_log(path):
+        if isinstance(item, TornLine):
+            torn = item
+        else:
+            entries.append(item)
+    return ReadResult(entries=entries, torn=torn)
+
+
+def iter_log(path: Path, chunk_size: int = 1 << 22) -> Iterator[Entry | TornLine]:
+    """Stream entries in constant memory; the last item may be a TornLine.
+
+    A line that fails to decode anywhere but at the end is corruption, not a
+    torn append, and raises :class:`LogError` naming the line.
+    """
+    try:
+        if is_binary(path):
+            yield from _iter_binary(path)
+        else:
+            yield from _iter_jsonl(path, chunk_size)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read log: {exc.strerror or exc}") from None
+
+
+def _iter_jsonl(path: Path, chunk_size: int) -> Iterator[Entry | TornLine]:
+    line_no = 0
+    with open(path, "rb") as fh:
+        rest = b""
+        while True:
+            chunk = fh.read(chunk_size)
+            if not chunk:
+                break
+            data = rest + chunk
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                rest = data
+                continue
+            block, rest = data[: cut + 1], data[cut + 1 :]
+            try:
+                decoded = _entry_decoder.decode_lines(block)
+            except msgspec.DecodeError:
+                decoded = None
+            if decoded is not None:
+                line_no += len(decoded)
+                yield from decoded
+                continue
+            for raw in block.splitlines():
+                line_no += 1
+                try:
+                    yield _entry_decoder.decode(raw)
+                except msgspec.DecodeError as exc:
+                    raise LogError(f"{path}: line {line_no}: corrupt entry: {exc}") from None
+    if rest.strip():
+        line_no += 1
+        try:
+            yield _entry_decoder.decode(rest)
+        except msgspec.DecodeError as exc:
+            yield TornLine(line=line_no, length=len(rest), error=str(exc))
+
+
+def _iter_binary(path: Path) -> Iterator[Entry | TornLine]:
+    data = path.read_bytes()
+    pos = 0
+    frame = 0
+    size = len(data)
+    while pos < size:
+        frame += 1
+        end = _msgpack_frame_end(data, pos)
+        if end is None or end > size:
+            yield TornLine(line=frame, length=size - pos, error="truncated msgpack frame")
+            return
+        try:
+            yield _mp_decoder.decode(data[pos:end])
+        except msgspec.DecodeError as exc:
+            if end >= size:
+                yield TornLine(line=frame, length=size - pos, error=str(exc))
+                return
+            raise LogError(f"{path}: frame {frame}: corrupt entry: {exc}") from None
+        pos = end
+
+
+def _msgpack_frame_end(data: bytes, pos: int) -> int | None:
+    """End offset of the msgpack object starting at ``pos`` (None when cut short)."""
+    stack = 1
+    size = len(data)
+    while stack:
+        if pos >= size:
+            return None
+        b = data[pos]
+        pos += 1
+        stack -= 1
+        if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
+            continue
+        if 0x80 <= b <= 0x8F:
+            stack += 2 * (b & 0x0F)
+        elif 0x90 <= b <= 0x9F:
+            stack += b & 0x0F
+        elif 0xA0 <= b <= 0xBF:
+            pos += b & 0x1F
+        elif b in (0xCC, 0xD0):
+            pos += 1
+        elif b in (0xCD, 0xD1):
+            pos += 2
+        elif b in (0xCE, 0xD2, 0xCA):
+            pos += 4
+        elif b in (0xCF, 0xD3, 0xCB):
+            pos += 8
+        elif b in (0xD9, 0xC4):
+            if pos + 1 > size:
+                return None
+            pos += 1 + data[pos]
+        elif b in (0xDA, 0xC5):
+            if pos + 2 > size:
+                return None
+            pos += 2 + int.from_bytes(data[pos : pos + 2], "big")
+        elif b in (0xDB, 0xC6):
+            if pos + 4 > size:
+                return None
+            pos += 4 + int.from_bytes(data[pos : pos + 4], "big")
+        elif b == 0xDC:
+            if pos + 2 > size:
+                return None
+            stack += int.from_bytes(data[pos : pos + 2], "big")
+            pos += 2
+        elif b == 0xDD:
+            if pos + 4 > size:
+                return None
+            stack += int.from_bytes(data[pos : pos + 4], "big")
+            pos += 4
+        elif b == 0xDE:
+            if pos + 2 > size:
+                return None
+            stack += 2 * int.from_bytes(data[pos : pos + 2], "big")
+            pos += 2
+        elif b == 0xDF:
+            if pos + 4 > size:
+                return None
+            stack += 2 * int.from_bytes(data[pos : pos + 4], "big")
+            pos += 4
+        else:  # ext types are never written by fracas
+            return None
+    return pos
+
+
+def to_binary(entries: list[Entry]) -> bytes:
+    """The msgpack-framed form of a list of entries."""
+    return b"".join(_mp_encoder.encode(e) for e in entries)
+
+
+def write_entries(path: Path, entries: list[Entry], *, binary: bool = False) -> None:
+    """Write decoded entries back out (e.g. converting between forms)."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "wb") as fh:
+        if binary:
+            fh.write(to_binary(entries))
+        else:
+            for e in entries:
+                fh.write(canonical_line(e) + b"\n")
+    os.replace(tmp, path)

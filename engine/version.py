@@ -1,0 +1,3 @@
+"""The fracas version recorded in every log header."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,245 @@
+"""Point Zéro: the rule system of seed 003, registered as ``point_zero``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import simpy
+
+from engine import events as E
+from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from engine.scenario import parse_duration
+from engine.system import Process
+from systems.point_zero import resolution as R
+from systems.point_zero.policies import POLICIES, Plan
+from systems.point_zero.rules import PHYSICAL, RULE_IDS, SHOCK, PointZeroRules
+from systems.point_zero.sheet import Actor, Scenario, validate
+
+__all__ = ["SYSTEM", "PointZero"]
+
+
+class PointZero:
+    name = "point_zero"
+    title = "Point Zéro"
+    seed_file = "shared/seeds/003_bc2a140c3a977501.txt"
+    round_seconds = 3  # PZ-ROUND-1
+    rules_type = PointZeroRules
+    scenario_type = Scenario
+    rule_ids = RULE_IDS
+    policies = tuple(POLICIES)
+
+    def validate(self, scenario: Any, file: str, text: str) -> None:
+        validate(scenario, file, text)
+
+    def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
+        spec: Actor = actor
+        r: PointZeroRules = enc.rules
+        ranged = [w for w in spec.weapons if w.ammo is not None]
+        return E.ActorEntered(
+            actor=spec.id,
+            name=spec.name or spec.id,
+            side=spec.side,
+            x=spec.position[0],
+            y=spec.position[1],
+            monitors=[
+                E.MonitorSpec(name=PHYSICAL, levels=r.physical_levels, boxes=r.monitor_boxes),
+                E.MonitorSpec(name=SHOCK, levels=r.shock_levels, boxes=r.monitor_boxes),
+            ],
+            ammo={w.name: w.ammo for w in ranged if w.ammo is not None},
+            spare={w.name: w.reloads for w in ranged},
+            weapons=[w.name for w in spec.weapons],
+            policy=spec.policy,
+        )
+
+    # ---------------------------------------------------------------- round
+
+    def play_round(self, enc: Encounter, rnd: int) -> Process:
+        """PZ-INIT-1..3: initiative, declarations slowest first, resolution counting down."""
+        actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
+        plans: dict[str, Plan] = {}
+        inits: dict[str, int] = {}
+        for aid in actors:
+            plans[aid] = POLICIES[R.sheet(enc, aid).policy](enc, aid)
+            inits[aid] = R.roll_initiative(enc, aid, plans[aid].acts())
+        order = R.resolution_order(enc, inits)
+        for aid in reversed(order):  # PZ-INIT-3: ascending order of initiative
+            plan = plans[aid]
+            enc.emit(
+                E.ActionDeclared(
+                    actor=aid,
+                    action=plan.kind,
+                    text=plan.text(enc),
+                    target=plan.target,
+                    policy=R.sheet(enc, aid).policy,
+                    rule="PZ-INIT-3",
+                )
+            )
+            if plan.kind in ("sprint", "flee") and plan.after:
+                enc.emit(E.ConditionSet(actor=aid, condition="sprinting", value=len(plan.after), rule="PZ-MOVE-3"))
+        enc.flush()
+        procs = [enc.env.process(self._turn(enc, aid, inits[aid], plans[aid], rank)) for rank, aid in enumerate(order)]
+        if procs:
+            yield simpy.AllOf(enc.env, procs)
+        for aid, a in enc.state.actors.items():
+            if "sprinting" in a.conditions:
+                enc.emit(E.ConditionCleared(actor=aid, condition="sprinting", rule="PZ-MOVE-3"))
+
+    def _turn(self, enc: Encounter, aid: str, init: int, plan: Plan, rank: int) -> Process:
+        """PZ-MOVE-1..3: move metre by metre (one per count), act at init - metres moved."""
+        count = init
+        rule = "PZ-MOVE-2"
+        for cell in plan.before:
+            count -= 1
+            if count <= 0:
+                enc.emit(E.ActionLost(actor=aid, reason="initiative reached 0 before acting", rule="PZ-MOVE-2"))
+                return
+            yield enc.at_count(count, PRIORITY_MOVE + rank)
+            if enc.over or not enc.state.actors[aid].can_act():
+                return
+            R.step(enc, aid, cell, count, rule)
+        if plan.acts():
+            yield enc.at_count(count, PRIORITY_ACT + rank)
+            if enc.over:
+                return
+            if not enc.state.actors[aid].can_act():
+                enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="PZ-INIT-4"))
+                return
+            self._perform(enc, aid, plan)
+            enc.flush()
+        else:
+            rule = "PZ-MOVE-3"
+        exit_cell = next(((e.x, e.y) for e in enc.scenario.map.exits if e.name == plan.exit), None)
+        for cell in plan.after:
+            count -= 1
+            if count <= 0:
+                break
+            yield enc.at_count(count, PRIORITY_MOVE + rank)
+            if enc.over or not enc.state.actors[aid].can_act():
+                return
+            R.step(enc, aid, cell, count, rule)
+            if plan.kind == "flee" and cell == exit_cell and plan.exit is not None:
+                enc.emit(E.ActorFled(actor=aid, exit=plan.exit, rule="C-END-1"))
+                enc.check_end()
+                break
+        enc.flush()
+
+    def _perform(self, enc: Encounter, aid: str, plan: Plan) -> None:
+        if plan.kind == "attack" and plan.target is not None:
+            R.attack(enc, aid, plan.target, plan.weapon, min(plan.surpass, enc.rules.surpass_max))
+        elif plan.kind == "reload":
+            R.reload(enc, aid, plan.weapon)
+        elif plan.kind in ("clear", "pickup"):
+            R.ready_weapon(enc, aid, plan.weapon)
+        elif plan.kind == "aim" and plan.target is not None:
+            R.aim(enc, aid, plan.target)
+        elif plan.kind == "surrender":
+            enc.emit(E.ActorSurrendered(actor=aid, rule="C-END-1"))
+            enc.check_end()
+
+    # ------------------------------------------------------------ aftermath
+
+    def aftermath(self, enc: Encounter) -> Process:
+        """PZ-MON-6, PZ-HEAL-1..3: the clock runs on after the fight."""
+        spec = enc.scenario.aftermath
+        end = int(enc.env.now) + parse_duration(spec.duration) * TICKS_PER_SECOND
+        cared: dict[str, bool] = {}
+        procs = []
+        for aid, a in enc.state.actors.items():
+            if "dead" in a.conditions:
+                continue
+            if spec.care != "none" and a.monitors[PHYSICAL].worst() >= 0:
+                cared[aid] = R.medicine_test(enc, aid, spec)
+                worst = a.monitors[PHYSICAL].worst()
+                if cared[aid] and worst >= 2:
+                    if worst == 3:
+                        enc.emit(
+                            E.WoundHealed(
+                                actor=aid,
+                                monitor=PHYSICAL,
+                                level=3,
+                                to_level=2,
+                                boxes=a.monitors[PHYSICAL].marked[3],
+                                rule="PZ-HEAL-3",
+                            )
+                        )
+                    enc.emit(E.ConditionSet(actor=aid, condition="stabilised", rule="PZ-HEAL-3"))
+                    R.update_conditions(enc, aid)
+            if a.monitors[SHOCK].worst() >= 0:
+                procs.append(enc.env.process(self._shock_heals(enc, aid, end)))
+            m = a.monitors[PHYSICAL]
+            for level in range(len(m.levels) - 1, -1, -1):
+                if m.marked[level]:
+                    procs.append(
+                        enc.env.process(self._physical(enc, aid, level, m.marked[level], cared.get(aid, False), end))
+                    )
+        if procs:
+            yield simpy.AllOf(enc.env, procs)
+
+    def _wait_until(self, enc: Encounter, tick: int, end: int) -> Any:
+        return enc.env.timeout(max(0, tick - int(enc.env.now))) if tick <= end else None
+
+    def _shock_heals(self, enc: Encounter, aid: str, end: int) -> Process:
+        """PZ-HEAL-1: one Shock box per minute, the highest first."""
+        step = enc.rules.shock_heal_seconds * TICKS_PER_SECOND
+        while True:
+            m = enc.state.actors[aid].monitors[SHOCK]
+            level = m.worst()
+            if level < 0 or int(enc.env.now) + step > end or "dead" in enc.state.actors[aid].conditions:
+                return
+            yield enc.env.timeout(step)
+            if "dead" in enc.state.actors[aid].conditions:
+                return
+            enc.emit(E.WoundHealed(actor=aid, monitor=SHOCK, level=level, to_level=-1, boxes=1, rule="PZ-HEAL-1"))
+            R.update_conditions(enc, aid)
+
+    def _physical(self, enc: Encounter, aid: str, level: int, boxes: int, cared: bool, end: int) -> Process:
+        """PZ-MON-6 and PZ-HEAL-2: wounds worsen untreated, or heal one level per step."""
+        r: PointZeroRules = enc.rules
+        vig = R.sheet(enc, aid).attributes.VIG
+        marked_at: dict[tuple[str, int], float] = enc.__dict__.get("pz_marked_at", {})
+        stabilised = "stabilised" in enc.state.actors[aid].conditions
+        if level == 3 and stabilised:
+            level = 2
+        while level >= 0:
+            a = enc.state.actors[aid]
+            if "dead" in a.conditions:
+                return
+            since = int(marked_at.get((aid, level), 0.0) * TICKS_PER_SECOND)
+            if level == 3:  # Fatale: VIG minutes without intensive care, then death
+                wake = self._wait_until(enc, since + vig * 60 * TICKS_PER_SECOND, end)
+                if wake is None:
+                    return
+                yield wake
+                enc.emit(E.ActorDied(actor=aid, cause=f"Fatale wound untreated for {vig} minutes", rule="PZ-MON-6"))
+                return
+            if level == 2 and not stabilised:  # Critique: VIG hours untreated, then Fatale
+                wake = self._wait_until(enc, since + vig * 3600 * TICKS_PER_SECOND, end)
+                if wake is None:
+                    return
+                yield wake
+                enc.emit(
+                    E.WoundWorsened(actor=aid, monitor=PHYSICAL, level=2, to_level=3, boxes=boxes, rule="PZ-MON-6")
+                )
+                marked_at[(aid, 3)] = enc.now_seconds
+                R.update_conditions(enc, aid)
+                level = 3
+                continue
+            hours = (r.heal_hours_care if cared else r.heal_hours_no_care)[level]
+            if hours < 0:
+                return
+            wake = self._wait_until(enc, int(enc.env.now) + hours * 3600 * TICKS_PER_SECOND, end)
+            if wake is None:
+                return
+            yield wake
+            enc.emit(
+                E.WoundHealed(
+                    actor=aid, monitor=PHYSICAL, level=level, to_level=level - 1, boxes=boxes, rule="PZ-HEAL-2"
+                )
+            )
+            if level == 2:
+                enc.emit(E.ConditionCleared(actor=aid, condition="stabilised", rule="PZ-HEAL-2"))
+            R.update_conditions(enc, aid)
+            level -= 1
+
+
+SYSTEM = PointZero()

@@ -1,0 +1,221 @@
+"""Point Zéro policies: who acts how. A decision is a :class:`Plan`, logged as an event.
+
+- ``aggressive``: shoots (or closes in on) the most wounded, then nearest,
+  enemy in reach; reloads, clears jams, picks weapons up.
+- ``cautious``: fights from cover, moves to cover first when it is close,
+  flees through an exit (or surrenders) when badly hurt or outnumbered.
+- ``scripted``: one step of the scenario's ``script`` per round.
+
+Policies are deterministic: no randomness, so a replay needs no AI code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from engine.encounter import Encounter
+from engine.state import ActorState
+from systems.point_zero.resolution import (
+    Cell,
+    cover_at,
+    distance,
+    free_move,
+    path_toward,
+    pos,
+    sheet,
+    sprint_distance,
+    worst_level,
+)
+from systems.point_zero.sheet import MELEE_SKILLS, Weapon
+
+
+class Plan(msgspec.Struct, kw_only=True):
+    """What an actor declares for the round (PZ-INIT-3)."""
+
+    kind: str  # attack | reload | clear | pickup | aim | sprint | flee | hold | surrender
+    target: str | None = None
+    weapon: str | None = None
+    before: list[Cell] = []
+    after: list[Cell] = []
+    surpass: int = 0
+    exit: str | None = None
+
+    def acts(self) -> bool:
+        """False for a move-only round (sprint or flight: initiative = DEP)."""
+        return self.kind not in ("sprint", "flee", "hold")
+
+    def text(self, enc: Encounter) -> str:
+        parts = []
+        if self.before:
+            parts.append(f"move {len(self.before)} m to {self.before[-1]}")
+        if self.kind == "attack":
+            what = f"attack {self.target} with {self.weapon or 'fists'}"
+            if self.surpass:
+                what += f" (surpassing +{self.surpass}D)"
+            parts.append(what)
+        elif self.kind in ("sprint", "flee"):
+            dest = self.after[-1] if self.after else None
+            goal = f" toward exit {self.exit}" if self.exit else ""
+            parts.append(f"{self.kind} {len(self.after)} m to {dest}{goal}")
+            return ", ".join(parts)
+        elif self.kind in ("reload", "clear", "pickup"):
+            parts.append(f"{self.kind} {self.weapon}")
+        elif self.kind == "aim":
+            parts.append(f"aim at {self.target}")
+        else:
+            parts.append(self.kind)
+        if self.after:
+            parts.append(f"then move {len(self.after)} m to {self.after[-1]}")
+        return ", ".join(parts)
+
+
+Policy = Callable[[Encounter, str], Plan]
+
+
+def enemies(enc: Encounter, actor: str) -> list[ActorState]:
+    me = enc.state.actors[actor]
+    return [a for a in enc.state.actors.values() if a.side != me.side and a.can_act()]
+
+
+def allies(enc: Encounter, actor: str) -> list[ActorState]:
+    me = enc.state.actors[actor]
+    return [a for a in enc.state.actors.values() if a.side == me.side and a.can_act()]
+
+
+def _usable_ranged(enc: Encounter, actor: str) -> tuple[Weapon | None, str | None]:
+    """The first ranged weapon and what it needs first (None: ready to fire)."""
+    a = enc.state.actors[actor]
+    for w in sheet(enc, actor).weapons:
+        if w.skill in MELEE_SKILLS:
+            continue
+        state = a.weapons.get(w.name, "ready")
+        if state == "jammed":
+            return w, "clear"
+        if state == "dropped":
+            return w, "pickup"
+        if a.ammo.get(w.name, 0) > 0:
+            return w, None
+        if a.spare.get(w.name, 0) > 0:
+            return w, "reload"
+    return None, None
+
+
+def _melee_weapon(enc: Encounter, actor: str) -> str | None:
+    a = enc.state.actors[actor]
+    for w in sheet(enc, actor).weapons:
+        if w.skill in MELEE_SKILLS and a.weapons.get(w.name) == "ready":
+            return w.name
+    return None
+
+
+def _pick_target(enc: Encounter, actor: str, reach: int | None) -> ActorState | None:
+    me = pos(enc.state.actors[actor])
+    foes = [f for f in enemies(enc, actor) if reach is None or distance(me, pos(f)) <= reach]
+    if not foes:
+        return None
+    return min(foes, key=lambda f: (-worst_level(f), distance(me, pos(f)), f.id))
+
+
+def aggressive(enc: Encounter, actor: str) -> Plan:
+    a = enc.state.actors[actor]
+    here = pos(a)
+    weapon, need = _usable_ranged(enc, actor)
+    if weapon is not None and need is not None:
+        return Plan(kind=need, weapon=weapon.name)
+    if weapon is not None:
+        target = _pick_target(enc, actor, weapon.bands.extreme)
+        if target is not None:
+            closer = path_toward(here, pos(target), free_move(enc, actor))
+            closer = [c for c in closer if distance(c, pos(target)) >= 2]
+            surpass = 1 if worst_level(a) < 1 and distance(here, pos(target)) > weapon.bands.short else 0
+            return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
+    target = _pick_target(enc, actor, None)
+    if target is None:
+        return Plan(kind="hold")
+    d = distance(here, pos(target))
+    melee = _melee_weapon(enc, actor)
+    reach = free_move(enc, actor)
+    if d - 1 <= reach:
+        before = path_toward(here, pos(target), d - 1)
+        return Plan(kind="attack", target=target.id, weapon=melee, before=before)
+    run = path_toward(here, pos(target), min(sprint_distance(enc, actor), d - 1))
+    return Plan(kind="sprint", after=run)
+
+
+def _nearest_cover(enc: Encounter, here: Cell) -> Cell | None:
+    best: tuple[int, Cell] | None = None
+    for z in enc.scenario.map.cover:
+        for x in range(z.x, z.x + z.w):
+            for y in range(z.y, z.y + z.h):
+                d = distance(here, (x, y))
+                if best is None or (d, (x, y)) < best:
+                    best = (d, (x, y))
+    return best[1] if best else None
+
+
+def _flee_or_surrender(enc: Encounter, actor: str) -> Plan:
+    here = pos(enc.state.actors[actor])
+    exits = enc.scenario.map.exits
+    if not exits:
+        return Plan(kind="surrender")
+    ex = min(exits, key=lambda e: (distance(here, (e.x, e.y)), e.name))
+    run = path_toward(here, (ex.x, ex.y), sprint_distance(enc, actor))
+    return Plan(kind="flee", after=run, exit=ex.name)
+
+
+def cautious(enc: Encounter, actor: str) -> Plan:
+    a = enc.state.actors[actor]
+    here = pos(a)
+    foes, friends = enemies(enc, actor), allies(enc, actor)
+    if worst_level(a) >= 1 or len(foes) >= 2 * max(1, len(friends)):
+        return _flee_or_surrender(enc, actor)
+    weapon, need = _usable_ranged(enc, actor)
+    if weapon is None:
+        return aggressive(enc, actor)
+    if need is not None:
+        return Plan(kind=need, weapon=weapon.name)
+    target = _pick_target(enc, actor, weapon.bands.extreme)
+    in_cover = cover_at(enc, here) is not None
+    spot = None if in_cover else _nearest_cover(enc, here)
+    if spot is not None:
+        d = distance(here, spot)
+        if d <= free_move(enc, actor) and target is not None:
+            return Plan(kind="attack", target=target.id, weapon=weapon.name, before=path_toward(here, spot, d))
+        if d > free_move(enc, actor):
+            return Plan(kind="sprint", after=path_toward(here, spot, sprint_distance(enc, actor)))
+    if target is None:
+        return aggressive(enc, actor)
+    return Plan(kind="attack", target=target.id, weapon=weapon.name)
+
+
+def scripted(enc: Encounter, actor: str) -> Plan:
+    spec = sheet(enc, actor)
+    turn = enc.round - spec.arrives
+    if turn >= len(spec.script):
+        return Plan(kind="hold")
+    s = spec.script[turn]
+    here = pos(enc.state.actors[actor])
+    before = path_toward(here, (s.before[0], s.before[1]), 10**6) if s.before else []
+    start_after = before[-1] if before else here
+    after = path_toward(start_after, (s.after[0], s.after[1]), 10**6) if s.after else []
+    kind = {"shoot": "attack", "strike": "attack"}.get(s.action, s.action)
+    if kind in ("sprint", "flee"):
+        exit_name = None
+        goal: Cell | None = (s.to[0], s.to[1]) if s.to else None
+        if kind == "flee" and goal is None:
+            ex = min(enc.scenario.map.exits, key=lambda e: distance(here, (e.x, e.y)))
+            goal, exit_name = (ex.x, ex.y), ex.name
+        elif kind == "flee":
+            exit_name = next((e.name for e in enc.scenario.map.exits if (e.x, e.y) == goal), None)
+        assert goal is not None
+        return Plan(kind=kind, after=path_toward(here, goal, sprint_distance(enc, actor)), exit=exit_name)
+    return Plan(kind=kind, target=s.target, weapon=s.weapon, before=before, after=after, surpass=s.surpass)
+
+
+POLICIES: dict[str, Policy] = {
+    "aggressive": aggressive,
+    "cautious": cautious,
+    "scripted": scripted,
+}

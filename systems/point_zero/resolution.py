@@ -1,0 +1,579 @@
+"""Point Zéro resolution, in the order of the rulebook (seed 003).
+
+Each function names its rule ID in the first line of its docstring. The
+functions read the live state through the encounter and change it only by
+emitting events. ``enc.rules`` is the effective :class:`PointZeroRules`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from engine import events as E
+from engine.encounter import Encounter
+from engine.scenario import CoverZone
+from engine.state import ActorState
+from systems.point_zero.rules import PHYSICAL, SHOCK, PointZeroRules
+from systems.point_zero.sheet import MELEE_SKILLS, Actor, Weapon, parse_pu
+
+# ------------------------------------------------------------------ helpers
+
+Cell = tuple[int, int]
+
+FISTS = Weapon(name="fists", skill="brawl", pu="1d6", damage="shock", type="blunt")
+
+
+def rules(enc: Encounter) -> PointZeroRules:
+    r: PointZeroRules = enc.rules
+    return r
+
+
+def sheet(enc: Encounter, actor: str) -> Actor:
+    a: Actor = enc.actor_specs[actor]
+    return a
+
+
+def weapon_of(enc: Encounter, actor: str, name: str | None) -> Weapon:
+    for w in sheet(enc, actor).weapons:
+        if w.name == name:
+            return w
+    r = rules(enc)
+    return Weapon(name="fists", skill="brawl", pu=r.fists_pu, damage=r.fists_damage, type="blunt")
+
+
+def distance(a: Cell, b: Cell) -> int:
+    """Metres between two cells: diagonal steps count one metre (docs/rules-notes.md)."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def pos(a: ActorState) -> Cell:
+    return (a.x, a.y)
+
+
+def path_toward(start: Cell, goal: Cell, metres: int) -> list[Cell]:
+    """Up to ``metres`` one-metre steps from ``start`` straight toward ``goal``."""
+    x, y = start
+    out: list[Cell] = []
+    for _ in range(metres):
+        if (x, y) == goal:
+            break
+        x += (goal[0] > x) - (goal[0] < x)
+        y += (goal[1] > y) - (goal[1] < y)
+        out.append((x, y))
+    return out
+
+
+def worst_level(a: ActorState) -> int:
+    """PZ-MON-5: the worst level marked over both monitors (-1: unhurt)."""
+    return max((m.worst() for m in a.monitors.values()), default=-1)
+
+
+def cover_at(enc: Encounter, cell: Cell) -> CoverZone | None:
+    best: CoverZone | None = None
+    mods = rules(enc).cover_modifiers
+    for z in enc.scenario.map.cover:
+        if z.contains(*cell) and (best is None or mods[z.level] > mods[best.level]):
+            best = z
+    return best
+
+
+# ------------------------------------------------------- round, initiative
+
+
+def roll_initiative(enc: Encounter, actor: str, acts: bool) -> int:
+    """PZ-INIT-1 / PZ-INIT-2: INIT d6 to act; DEP with no roll to only move."""
+    s = sheet(enc, actor)
+    if not acts:
+        enc.emit(E.InitiativeSet(actor=actor, value=s.attributes.DEP, rule="PZ-INIT-2"))
+        return s.attributes.DEP
+    faces = enc.roll(s.attributes.INIT, 6, actor=actor, purpose="initiative", rule="PZ-INIT-1")
+    value = min(sum(faces), enc.round_ticks - 1)
+    enc.emit(E.InitiativeSet(actor=actor, value=value, rule="PZ-INIT-1"))
+    return value
+
+
+def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
+    """PZ-TIE-1 / C-TIE-1: descending initiative; ties by ADR, DEP, then 1d6 roll-offs."""
+
+    def key(aid: str) -> tuple[int, int, int]:
+        at = sheet(enc, aid).attributes
+        return (-inits[aid], -at.ADR, -at.DEP)
+
+    out: list[str] = []
+    for _, group in itertools.groupby(sorted(inits, key=key), key=key):
+        tied = list(group)
+        out.extend(_roll_off(enc, tied) if len(tied) > 1 else tied)
+    if len(set(inits.values())) < len(inits):
+        enc.emit(E.TieBroken(order=out, rule="PZ-TIE-1"))
+    return out
+
+
+def _roll_off(enc: Encounter, group: list[str]) -> list[str]:
+    """C-TIE-1: 1d6 each, higher first, again among those still tied."""
+    rolls = {a: enc.roll(1, 6, actor=a, purpose="tie roll-off", rule="C-TIE-1")[0] for a in group}
+    out: list[str] = []
+    for face in sorted(set(rolls.values()), reverse=True):
+        same = [a for a in group if rolls[a] == face]
+        out.extend(_roll_off(enc, same) if len(same) > 1 else same)
+    return out
+
+
+# ------------------------------------------------------------------ movement
+
+
+def free_move(enc: Encounter, actor: str) -> int:
+    """PZ-MOVE-1 / PZ-MOVE-4: DEP/3 metres, 1 m when Critique or Sonné."""
+    if worst_level(enc.state.actors[actor]) >= 2:
+        return 1
+    return sheet(enc, actor).attributes.DEP // 3
+
+
+def sprint_distance(enc: Encounter, actor: str) -> int:
+    """PZ-MOVE-3 / PZ-MOVE-4: up to DEP metres with no action."""
+    if worst_level(enc.state.actors[actor]) >= 2:
+        return 1
+    return sheet(enc, actor).attributes.DEP
+
+
+def step(enc: Encounter, actor: str, cell: Cell, initiative: int, rule: str) -> None:
+    """PZ-MOVE-2: one metre, at one initiative count."""
+    a = enc.state.actors[actor]
+    enc.emit(E.Moved(actor=actor, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=initiative, rule=rule))
+
+
+# ---------------------------------------------------------------- the test
+
+
+def effective_attribute(enc: Encounter, actor: str, name: str) -> tuple[int, list[E.Modifier]]:
+    """PZ-MON-5: Grave/Étourdi -1 (min 1); Critique/Sonné every attribute is 1."""
+    base: int = getattr(sheet(enc, actor).attributes, name)
+    worst = worst_level(enc.state.actors[actor])
+    if worst >= 2:
+        return 1, [E.Modifier(name=f"{name} counts as 1 (Critique/Sonné)", value=1 - base, rule="PZ-MON-5")]
+    if worst == 1 and base > 1:
+        return base - 1, [E.Modifier(name=f"{name} -1 (Grave/Étourdi)", value=-1, rule="PZ-MON-5")]
+    return base, []
+
+
+def skill_test(
+    enc: Encounter,
+    actor: str,
+    *,
+    skill: str,
+    attribute: str,
+    base: int,
+    modifiers: Sequence[E.Modifier],
+    purpose: str,
+    surpass: int = 0,
+    target: str | None = None,
+    dice: int | None = None,
+) -> E.SkillTested:
+    """PZ-TEST-1..3, PZ-CRIT-1/2: roll skill d6, keep the best N, compare.
+
+    N is the (effective) attribute, or all dice when fewer. A critical success
+    is a success where a strict majority of the dice show 6; a critical
+    failure a failure where a strict majority show 1.
+    """
+    level = sheet(enc, actor).skills.get(skill, 0) if dice is None else dice
+    n = level + surpass
+    keep, attr_mods = effective_attribute(enc, actor, attribute)
+    faces = enc.roll(n, 6, actor=actor, purpose=purpose, rule="PZ-TEST-1", keep_best=keep) if n else []
+    kept = sorted(faces, reverse=True)[:keep]
+    dice_total = sum(kept)
+    mods = list(modifiers)
+    difficulty = base + sum(m.value for m in mods)
+    success = dice_total >= difficulty
+    critical = ""
+    if success and faces and 2 * faces.count(6) > n:
+        critical = "success"
+    elif not success and faces and 2 * faces.count(1) > n:
+        critical = "failure"
+    ev = E.SkillTested(
+        actor=actor,
+        rule="PZ-TEST-3",
+        skill=f"{skill}/{attribute}" + (f" +{surpass} surpass" if surpass else ""),
+        kept=keep,
+        dice_total=dice_total,
+        modifiers=attr_mods + mods,
+        difficulty=difficulty,
+        difficulty_base=base,
+        total=dice_total,
+        success=success,
+        margin=dice_total - difficulty,
+        critical=critical,
+        target=target,
+    )
+    enc.emit(ev)
+    return ev
+
+
+def ranged_difficulty(
+    enc: Encounter, attacker: str, target: str, weapon: Weapon
+) -> tuple[int, list[E.Modifier]] | None:
+    """PZ-DIFF-1 / PZ-DIFF-3: base from the range band, then named modifiers.
+
+    None when the target is beyond the weapon's extreme range.
+    """
+    r = rules(enc)
+    st = enc.state.actors
+    a, t = st[attacker], st[target]
+    d = distance(pos(a), pos(t))
+    band = next(
+        (b for b in ("point_blank", "short", "medium", "long", "extreme") if d <= getattr(weapon.bands, b)), None
+    )
+    if band is None:
+        return None
+    base = r.range_difficulty[band]
+    mods = [E.Modifier(name=f"range {d} m: {band.replace('_', ' ')}", value=0, rule="PZ-DIFF-1")]
+    mods.extend(_situation_modifiers(enc, attacker, target, ranged=True))
+    return base, mods
+
+
+def melee_difficulty(enc: Encounter, attacker: str, target: str, weapon: Weapon) -> tuple[int, list[E.Modifier]]:
+    """PZ-DIFF-2: 10 + the defender's Brawl or Melee level."""
+    r = rules(enc)
+    level = sheet(enc, target).skills.get(weapon.skill, 0)
+    mods = [E.Modifier(name=f"defender's {weapon.skill} {level}", value=level, rule="PZ-DIFF-2")]
+    mods.extend(_situation_modifiers(enc, attacker, target, ranged=False))
+    return r.melee_base, mods
+
+
+def _situation_modifiers(enc: Encounter, attacker: str, target: str, *, ranged: bool) -> list[E.Modifier]:
+    """PZ-DIFF-3: light, target movement, cover, aiming."""
+    r = rules(enc)
+    t = enc.state.actors[target]
+    mods: list[E.Modifier] = []
+    zone = cover_at(enc, pos(t))
+    light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+    if r.light_modifiers.get(light, 0):
+        mods.append(E.Modifier(name=light, value=r.light_modifiers[light], rule="PZ-DIFF-3"))
+    sprinting = "sprinting" in t.conditions
+    if sprinting and t.moved >= sheet(enc, target).attributes.DEP // 3 * 2:
+        mods.append(E.Modifier(name="target sprinting", value=r.sprinting_target, rule="PZ-DIFF-3"))
+    elif t.moved > sheet(enc, target).attributes.DEP // 3:
+        mods.append(E.Modifier(name="target moving fast", value=r.moving_target, rule="PZ-DIFF-3"))
+    if ranged and zone is not None:
+        mods.append(
+            E.Modifier(name=f"{zone.level} cover ({zone.name})", value=r.cover_modifiers[zone.level], rule="PZ-DIFF-3")
+        )
+    if enc.state.actors[attacker].conditions.get("aiming") == _actor_index(enc, target):
+        mods.append(E.Modifier(name="aimed a full round", value=r.aim_bonus, rule="PZ-DIFF-3"))
+    return mods
+
+
+def _actor_index(enc: Encounter, actor: str) -> int:
+    return list(enc.actor_specs).index(actor)
+
+
+# ------------------------------------------------------------ the attack
+
+
+def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, surpass: int) -> None:
+    """An attack, from declaration check to the last box marked (PZ-TEST..PZ-MON)."""
+    st = enc.state.actors
+    a = st[attacker]
+    weapon = weapon_of(enc, attacker, weapon_name)
+    t = st.get(target)
+    if t is None or (not t.can_act() and "incapacitated" not in t.conditions):
+        enc.emit(E.ActionLost(actor=attacker, reason=f"{target} is no longer a target", rule="PZ-INIT-4"))
+        return
+    if weapon.name != "fists" and a.weapons.get(weapon.name, "ready") != "ready":
+        enc.emit(E.ActionLost(actor=attacker, reason=f"{weapon.name} is {a.weapons[weapon.name]}", rule="PZ-INIT-4"))
+        return
+    ranged = weapon.skill not in MELEE_SKILLS
+    if ranged:
+        if a.ammo.get(weapon.name, 0) <= 0:
+            enc.emit(E.ActionLost(actor=attacker, reason=f"{weapon.name} is empty", rule="C-ILLEGAL-1"))
+            return
+        diff = ranged_difficulty(enc, attacker, target, weapon)
+        if diff is None:
+            d = distance(pos(a), pos(t))
+            enc.emit(
+                E.ActionLost(
+                    actor=attacker,
+                    reason=f"{target} is {d} m away, beyond {weapon.name}'s extreme range",
+                    rule="PZ-DIFF-1",
+                )
+            )
+            return
+        base, mods = diff
+        enc.emit(
+            E.AmmoSpent(actor=attacker, weapon=weapon.name, rounds=1, left=a.ammo[weapon.name] - 1, rule="PZ-TEST-2")
+        )
+        attribute = "PER"
+    else:
+        if distance(pos(a), pos(t)) > 1:
+            enc.emit(E.ActionLost(actor=attacker, reason=f"{target} is out of reach", rule="PZ-INIT-4"))
+            return
+        base, mods = melee_difficulty(enc, attacker, target, weapon)
+        attribute = "ADR"
+    if "aiming" in a.conditions:
+        enc.emit(E.ConditionCleared(actor=attacker, condition="aiming", rule="PZ-DIFF-3"))
+    surpass = surpass if worst_level(a) < 2 else 0
+    test = skill_test(
+        enc,
+        attacker,
+        skill=weapon.skill,
+        attribute=attribute,
+        base=base,
+        modifiers=mods,
+        purpose=f"{weapon.name} attack on {target}",
+        surpass=surpass,
+        target=target,
+    )
+    if surpass:
+        surpass_strain(enc, attacker, surpass)
+    if not test.success:
+        if test.critical == "failure":
+            critical_failure(enc, attacker, weapon, ranged)
+        enc.check_end()
+        return
+    margin = test.margin * 2 if test.critical == "success" else test.margin
+    total = roll_damage(enc, attacker, target, weapon, test.margin, test.critical == "success")
+    take_hit(enc, target, total, weapon, margin_note=margin)
+    enc.check_end()
+
+
+def critical_failure(enc: Encounter, actor: str, weapon: Weapon, ranged: bool) -> None:
+    """PZ-CRIT-2: a ranged weapon jams, a melee weapon drops (clearing takes an action)."""
+    if weapon.name == "fists":
+        enc.emit(E.Noted(actor=actor, text="stumbles (critical failure)", rule="PZ-CRIT-2"))
+        return
+    r = rules(enc)
+    state = r.fumble_ranged if ranged else r.fumble_melee
+    enc.emit(E.WeaponStateChanged(actor=actor, weapon=weapon.name, state=state, rule="PZ-CRIT-2"))
+
+
+def surpass_strain(enc: Encounter, actor: str, extra: int) -> None:
+    """PZ-SURP-1: each extra die marks one Shock box after the test."""
+    for _ in range(extra):
+        mark_level(enc, actor, SHOCK, 0, damage=0, threshold=0, rule="PZ-SURP-1")
+    update_conditions(enc, actor)
+
+
+def roll_damage(enc: Encounter, attacker: str, target: str, weapon: Weapon, margin: int, critical: bool) -> int:
+    """PZ-DMG-1 / PZ-CRIT-1: damage = PU + MR, the MR doubled on a critical success."""
+    vig = sheet(enc, attacker).attributes.VIG if attacker in enc.actor_specs else 0
+    n, flat = parse_pu(weapon.pu, vig)
+    faces = enc.roll(n, 6, actor=attacker, purpose=f"{weapon.name} damage (PU {weapon.pu})", rule="PZ-DMG-1")
+    mods = [E.Modifier(name="margin of success", value=margin, rule="PZ-DMG-1")]
+    if critical:
+        mods.append(E.Modifier(name="critical success doubles the MR", value=margin, rule="PZ-CRIT-1"))
+    if flat:
+        mods.append(E.Modifier(name="PU bonus", value=flat, rule="PZ-DMG-1"))
+    bonus = sum(m.value for m in mods)
+    total = sum(faces) + bonus
+    enc.emit(
+        E.DamageRolled(
+            actor=attacker,
+            target=target,
+            dice_total=sum(faces),
+            bonus=bonus,
+            total=total,
+            kind=weapon.damage,
+            rule="PZ-DMG-1",
+            modifiers=mods,
+        )
+    )
+    return total
+
+
+# ------------------------------------------------------- damage and wounds
+
+
+def natural_sb(enc: Encounter, actor: str) -> int:
+    """PZ-SB-1: natural SB = VIG + 3 (option ``2vig``), or the sheet's value."""
+    s = sheet(enc, actor)
+    if s.sb is not None:
+        return s.sb
+    vig = s.attributes.VIG
+    return 2 * vig if rules(enc).natural_sb == "2vig" else vig + 3
+
+
+def armour_bonus(enc: Encounter, actor: str, weapon: Weapon) -> int:
+    """PZ-ARMOR-1: armour adds to SB; vests give half against blades and blunt weapons."""
+    r = rules(enc)
+    armour = sheet(enc, actor).armour
+    bonus = r.armour_sb.get(armour, 0)
+    if armour in r.vests and weapon.type in ("blade", "blunt"):
+        bonus //= 2
+    return bonus
+
+
+def save_test(enc: Encounter, actor: str) -> E.SkillTested | None:
+    """PZ-SAVE-1: Resistance (or VIG dice) keep VIG vs 10; none while unconscious."""
+    a = enc.state.actors[actor]
+    if "unconscious" in a.conditions or "dead" in a.conditions:
+        return None
+    s = sheet(enc, actor)
+    dice = s.skills.get("resistance", s.attributes.VIG)
+    return skill_test(
+        enc,
+        actor,
+        skill="resistance",
+        attribute="VIG",
+        base=rules(enc).save_difficulty,
+        modifiers=[],
+        purpose="save test",
+        dice=dice,
+    )
+
+
+def take_hit(enc: Encounter, target: str, damage: int, weapon: Weapon, margin_note: int = 0) -> None:
+    """PZ-SB-1, PZ-SAVE-1, PZ-DMG-2, PZ-MON-2..4: compare the damage with SB and mark."""
+    save = save_test(enc, target)
+    parts = [E.Modifier(name="natural SB", value=natural_sb(enc, target), rule="PZ-SB-1")]
+    armour = armour_bonus(enc, target, weapon)
+    if armour:
+        parts.append(E.Modifier(name=sheet(enc, target).armour.replace("_", " "), value=armour, rule="PZ-ARMOR-1"))
+    if save is not None and save.success:
+        parts.append(E.Modifier(name="save MR", value=save.margin, rule="PZ-SAVE-1"))
+    sb = sum(p.value for p in parts)
+    enc.emit(E.ThresholdComputed(actor=target, value=sb, parts=parts, rule="PZ-SB-1"))
+    kinds = {"physical": [PHYSICAL], "shock": [SHOCK], "both": [PHYSICAL, SHOCK]}[weapon.damage]
+    for monitor in kinds:
+        wound(enc, target, monitor, damage, sb)
+    update_conditions(enc, target)
+
+
+def wound(enc: Encounter, actor: str, monitor: str, damage: int, sb: int) -> None:
+    """PZ-MON-2 / PZ-MON-3: below SB, or the level floor(damage / SB)."""
+    if damage < sb:
+        if monitor == PHYSICAL:
+            mark_level(enc, actor, SHOCK, 0, damage=damage, threshold=sb, rule="PZ-MON-2")
+        return
+    multiple = damage // sb
+    if multiple >= rules(enc).lethal_multiple:
+        if monitor == PHYSICAL:
+            enc.emit(
+                E.ActorDied(
+                    actor=actor, cause=f"{damage} damage >= {rules(enc).lethal_multiple} x SB {sb}", rule="PZ-MON-3"
+                )
+            )
+            return
+        multiple = 4
+    mark_level(enc, actor, monitor, min(multiple, 4) - 1, damage=damage, threshold=sb, rule="PZ-MON-3")
+
+
+def mark_level(enc: Encounter, actor: str, monitor: str, level: int, *, damage: int, threshold: int, rule: str) -> None:
+    """PZ-MON-4: a full level marks the next one up; past Fatale is death."""
+    a = enc.state.actors[actor]
+    if "dead" in a.conditions:
+        return
+    m = a.monitors[monitor]
+    while level < len(m.levels) and m.marked[level] >= m.boxes[level]:
+        level += 1
+        rule = "PZ-MON-4"
+    if level >= len(m.levels):
+        if monitor == PHYSICAL:
+            enc.emit(E.ActorDied(actor=actor, cause="wounds past Fatale", rule="PZ-MON-4"))
+        return  # past Inconscient: stays Inconscient
+    enc.emit(
+        E.WoundMarked(
+            actor=actor,
+            monitor=monitor,
+            level=level,
+            level_name=m.levels[level],
+            damage=damage,
+            threshold=threshold,
+            rule=rule,
+        )
+    )
+    if monitor == PHYSICAL and level >= 2:
+        timers: dict[tuple[str, int], float] = enc.__dict__.setdefault("pz_marked_at", {})
+        timers.setdefault((actor, level), enc.now_seconds)
+
+
+def update_conditions(enc: Encounter, actor: str) -> None:
+    """PZ-MON-5: effects of the worst level over both monitors, not cumulative."""
+    a = enc.state.actors[actor]
+    if "dead" in a.conditions:
+        return
+    worst = worst_level(a)
+    wanted = {"impaired": worst >= 1, "incapacitated": worst >= 2, "unconscious": worst >= 3}
+    for cond, on in wanted.items():
+        if on and cond not in a.conditions:
+            enc.emit(E.ConditionSet(actor=actor, condition=cond, rule="PZ-MON-5"))
+        elif not on and cond in a.conditions:
+            enc.emit(E.ConditionCleared(actor=actor, condition=cond, rule="PZ-MON-5"))
+
+
+# ------------------------------------------------------------- other actions
+
+
+def reload(enc: Encounter, actor: str, weapon_name: str | None) -> None:
+    """C-ILLEGAL-1: a reload needs a spare magazine; it takes the action."""
+    w = weapon_of(enc, actor, weapon_name)
+    a = enc.state.actors[actor]
+    spare = a.spare.get(w.name, 0)
+    if spare <= 0 or w.ammo is None:
+        enc.emit(E.ActionLost(actor=actor, reason=f"no spare magazine for {w.name}", rule="C-ILLEGAL-1"))
+        return
+    enc.emit(E.Reloaded(actor=actor, weapon=w.name, rounds=w.ammo, spare_left=spare - 1, rule="PZ-ROUND-1"))
+
+
+def ready_weapon(enc: Encounter, actor: str, weapon_name: str | None) -> None:
+    """PZ-CRIT-2: clearing a jam or picking a weapon up takes an action."""
+    w = weapon_of(enc, actor, weapon_name)
+    enc.emit(E.WeaponStateChanged(actor=actor, weapon=w.name, state="ready", rule="PZ-CRIT-2"))
+
+
+def aim(enc: Encounter, actor: str, target: str) -> None:
+    """PZ-DIFF-3: a full round aiming gives -2 to the next shot at that target."""
+    enc.emit(E.ConditionSet(actor=actor, condition="aiming", value=_actor_index(enc, target), rule="PZ-DIFF-3"))
+
+
+# -------------------------------------------------- the clock after the fight
+
+
+def medicine_test(enc: Encounter, patient: str, spec: Any) -> bool:
+    """PZ-HEAL-3: Medicine with COG; difficulty by the worst physical level; self +2."""
+    r = rules(enc)
+    a = enc.state.actors[patient]
+    worst = a.monitors[PHYSICAL].worst()
+    if worst < 0:
+        return False
+    if worst == 3 and not spec.intensive_care:
+        enc.emit(
+            E.Noted(
+                actor=patient, text="Fatale needs intensive-care equipment: no treatment possible", rule="PZ-HEAL-3"
+            )
+        )
+        return False
+    medic = spec.medic or "medic"
+    mods = []
+    if medic == patient:
+        mods.append(E.Modifier(name="treating oneself", value=r.self_treatment, rule="PZ-HEAL-3"))
+    if medic in enc.actor_specs:
+        level = sheet(enc, medic).skills.get("medicine", 0)
+        cog = sheet(enc, medic).attributes.COG
+    else:
+        level, cog = spec.medicine, spec.cog
+    faces = (
+        enc.roll(level, 6, actor=medic, purpose=f"Medicine test for {patient}", rule="PZ-HEAL-3", keep_best=cog)
+        if level
+        else []
+    )
+    total = sum(sorted(faces, reverse=True)[:cog])
+    base = r.medicine_difficulty[worst]
+    difficulty = base + sum(m.value for m in mods)
+    ok = total >= difficulty
+    enc.emit(
+        E.SkillTested(
+            actor=medic,
+            rule="PZ-HEAL-3",
+            skill="medicine/COG",
+            kept=cog,
+            dice_total=total,
+            modifiers=mods,
+            difficulty=difficulty,
+            difficulty_base=base,
+            total=total,
+            success=ok,
+            margin=total - difficulty,
+            target=patient,
+        )
+    )
+    return ok

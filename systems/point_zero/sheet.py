@@ -1,0 +1,130 @@
+"""Point Zéro scenario Structs: the character sheet and weapons."""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import ScenarioError
+from engine.scenario import ActorBase, ScenarioBase, Spec, locate
+
+RANGED_SKILLS = ("handguns", "bows_thrown", "shoulder_arms", "heavy_weapons")
+MELEE_SKILLS = ("brawl", "melee")
+BANDS = ("point_blank", "short", "medium", "long", "extreme")
+POLICIES = ("aggressive", "cautious", "scripted", "human")
+_PU = re.compile(r"^\s*(\d+d6|VIG|\d+)(\s*\+\s*(\d+d6|VIG|\d+))*\s*$")
+
+
+class Attributes(Spec, frozen=True, kw_only=True):
+    PER: int
+    ADR: int
+    VIG: int
+    COG: int = 2
+    INIT: int
+    DEP: int
+
+
+class Bands(Spec, frozen=True, kw_only=True):
+    """Upper limit in metres of each range band (PZ-DIFF-1)."""
+
+    point_blank: int = 1
+    short: int = 10
+    medium: int = 25
+    long: int = 50
+    extreme: int = 100
+
+
+class Weapon(Spec, frozen=True, kw_only=True):
+    name: str
+    skill: str
+    pu: str
+    damage: str = "physical"
+    type: str = "firearm"
+    bands: Bands = Bands()
+    ammo: int | None = None
+    reloads: int = 0
+
+
+class Actor(ActorBase, frozen=True, kw_only=True):
+    attributes: Attributes
+    skills: dict[str, int] = {}
+    armour: str = "none"
+    sb: int | None = None
+    weapons: list[Weapon] = []
+
+
+class Scenario(ScenarioBase, frozen=True, kw_only=True):
+    actors: list[Actor]  # type: ignore[assignment]
+
+
+def parse_pu(text: str, vig: int) -> tuple[int, int]:
+    """PZ-DMG-1: a PU like ``4d6``, ``2d6+2`` or ``VIG+1d6`` -> (d6 count, flat bonus).
+
+    ``VIG`` stands for as many d6 as the wielder's VIG.
+    """
+    dice, flat = 0, 0
+    for term in text.replace(" ", "").split("+"):
+        if term == "VIG":
+            dice += vig
+        elif term.endswith("d6"):
+            dice += int(term[:-2])
+        else:
+            flat += int(term)
+    return dice, flat
+
+
+def validate(scenario: Scenario, file: str, text: str) -> None:
+    """Checks the Structs cannot express; each error names its $.path."""
+
+    def fail(path: str, msg: str) -> None:
+        raise ScenarioError(file, path, msg, line=locate(text, path))
+
+    sides = [s.id for s in scenario.sides]
+    if len(sides) < 2:
+        fail("$.sides", f"expected at least two sides, got {len(sides)}")
+    seen: set[str] = set()
+    m = scenario.map
+    for i, a in enumerate(scenario.actors):
+        p = f"$.actors[{i}]"
+        if a.id in seen:
+            fail(f"{p}.id", f"duplicate actor id {a.id!r}")
+        seen.add(a.id)
+        if a.side not in sides:
+            fail(f"{p}.side", f"unknown side {a.side!r} (sides: {', '.join(sides)})")
+        if a.policy not in POLICIES:
+            fail(f"{p}.policy", f"unknown policy {a.policy!r} (expected one of {', '.join(POLICIES)})")
+        if len(a.position) != 2 or not (0 <= a.position[0] < m.width and 0 <= a.position[1] < m.height):
+            fail(f"{p}.position", f"expected [x, y] inside the {m.width} x {m.height} map, got {a.position}")
+        if a.arrives < 1:
+            fail(f"{p}.arrives", f"expected a round >= 1, got {a.arrives}")
+        if a.armour not in scenario_rules_armour(scenario):
+            fail(f"{p}.armour", f"unknown armour {a.armour!r}")
+        if a.policy == "scripted" and not a.script:
+            fail(f"{p}.script", "a scripted actor needs a script")
+        for j, w in enumerate(a.weapons):
+            wp = f"{p}.weapons[{j}]"
+            if w.skill not in RANGED_SKILLS + MELEE_SKILLS:
+                fail(
+                    f"{wp}.skill",
+                    f"unknown skill {w.skill!r} (expected one of {', '.join(RANGED_SKILLS + MELEE_SKILLS)})",
+                )
+            if not _PU.match(w.pu):
+                fail(f"{wp}.pu", f"expected a PU like 4d6, 2d6+2 or VIG+1d6, got {w.pu!r}")
+            if w.damage not in ("physical", "shock", "both"):
+                fail(f"{wp}.damage", f"expected physical, shock or both, got {w.damage!r}")
+            if w.skill in RANGED_SKILLS and w.ammo is None:
+                fail(f"{wp}.ammo", f"a ranged weapon needs a magazine size (skill {w.skill})")
+        for k, step in enumerate(a.script):
+            if step.target is not None and step.target not in {x.id for x in scenario.actors}:
+                fail(f"{p}.script[{k}].target", f"unknown actor {step.target!r}")
+    for i, z in enumerate(m.cover):
+        if z.level not in ("partial", "half", "heavy"):
+            fail(f"$.map.cover[{i}].level", f"expected partial, half or heavy, got {z.level!r}")
+    if scenario.round_limit < 1:
+        fail("$.round_limit", f"expected at least 1 round, got {scenario.round_limit}")
+
+
+def scenario_rules_armour(scenario: Scenario) -> dict[str, int]:
+    from systems.point_zero.rules import PointZeroRules
+
+    table = scenario.rules.get("armour_sb")
+    return dict(table) if isinstance(table, dict) else PointZeroRules().armour_sb
