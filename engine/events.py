@@ -193,7 +193,11 @@ class DiceRolled(Event, frozen=True, kw_only=True):
 
 
 class SkillTested(Event, frozen=True, kw_only=True):
-    """A test of a skill (or attribute) against a difficulty."""
+    """A test of a skill (or attribute) against a difficulty.
+
+    ``modifiers`` add up to ``difficulty - difficulty_base``; ``pool_modifiers``
+    changed the dice rolled or kept (wound penalties, extra dice) instead.
+    """
 
     actor: str
     rule: str
@@ -201,6 +205,7 @@ class SkillTested(Event, frozen=True, kw_only=True):
     kept: int
     dice_total: int
     modifiers: list[Modifier] = []
+    pool_modifiers: list[Modifier] = []
     difficulty: int
     difficulty_base: int
     total: int

@@ -79,8 +79,9 @@ class Narrator:
                 verdict = f"critical {ev.critical}"
             mods = _mods(ev.modifiers)
             against = f" vs {n(ev.target)}" if ev.target else ""
+            pool = f" ({_mods(ev.pool_modifiers)})" if ev.pool_modifiers else ""
             return (
-                f"{n(ev.actor)} {ev.skill}{against}: {ev.total} vs difficulty {ev.difficulty}"
+                f"{n(ev.actor)} {ev.skill}{against}{pool}: {ev.total} vs difficulty {ev.difficulty}"
                 f" (base {ev.difficulty_base}{'; ' + mods if mods else ''}) -> {verdict}, margin {ev.margin:+d} [{ev.rule}]"
             )
         if isinstance(ev, E.DamageRolled):

@@ -1,15 +1,76 @@
-"""Shared fixtures: paths to the repository's scenarios and a scratch directory."""
+"""Shared helpers: run a scenario with fixed dice, build an encounter to poke at.
+
+Worked examples use :class:`engine.dice.ScriptedDice` (a fixed "deck", as
+pokerkit fixes the deck) so every test names the faces the rule text names.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
+from engine.api import run_scenario
+from engine.dice import ScriptedDice
+from engine.encounter import Encounter, RunResult
+from engine.events import Entry, Event
+from engine.log import read_log
+from engine.scenario import LoadedScenario, load_scenario
+from engine.system import get_system
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+DATA = Path(__file__).resolve().parent / "data"
+T = TypeVar("T", bound=Event)
+
+
+def all_scenarios() -> list[Path]:
+    """Every shipped scenario, for the contract suite."""
+    return sorted(SCENARIOS.glob("*/*.toml"))
+
+
+class Fight:
+    """A finished fight: its result and its log entries."""
+
+    def __init__(self, result: RunResult, entries: list[Entry]) -> None:
+        self.result = result
+        self.entries = entries
+
+    def events(self, kind: type[T], actor: str | None = None) -> list[T]:
+        out = [e.ev for e in self.entries if isinstance(e.ev, kind)]
+        return [e for e in out if actor is None or getattr(e, "actor", None) == actor]
+
+    def entries_of(self, kind: type[Event]) -> list[Entry]:
+        return [e for e in self.entries if isinstance(e.ev, kind)]
+
+
+def run_fight(
+    scenario: Path | LoadedScenario, tmp_path: Path, dice: Sequence[int] | None = None, seed: str = "1"
+) -> Fight:
+    log = tmp_path / "fight.jsonl"
+    source = ScriptedDice(dice) if dice is not None else None
+    result = run_scenario(scenario, seed=seed, log_path=log, dice=source)
+    return Fight(result, read_log(log).entries)
+
+
+def encounter_for(scenario: Path | str, dice: Sequence[int] = (), tmp_path: Path | None = None) -> Encounter:
+    """An encounter standing at round 1 with every round-1 actor on the map."""
+    loaded = load_scenario(scenario)
+    system = get_system(loaded.spec.system)
+    enc = Encounter(system, loaded, seed="test", dice=ScriptedDice(dice), log_path=None)
+    enc.emit(enc.header())
+    enc.round = 1
+    from engine.events import RoundStarted
+
+    enc.emit(RoundStarted(round=1))
+    for spec in loaded.spec.actors:
+        if spec.arrives == 1:
+            enc.emit(system.entered(enc, spec))
+    return enc
 
 
 @pytest.fixture
-def root() -> Path:
-    return ROOT
+def data() -> Path:
+    return DATA
