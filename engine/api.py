@@ -14,7 +14,7 @@ from engine.encounter import Encounter, Listener, RunResult
 from engine.errors import FracasError
 from engine.log import LogError, TornLine, iter_log
 from engine.scenario import LoadedScenario, load_scenario
-from engine.state import State, apply_entry
+from engine.state import PROJECTION_HANDLERS, ProjectionEntry, State
 from engine.system import get_system
 
 
@@ -72,18 +72,24 @@ def replay_log(path: Path, *, at: int | None = None) -> Replayed:
     n = 0
     torn: TornLine | None = None
     header: E.EncounterStarted | None = None
+    handlers = PROJECTION_HANDLERS
+    limit = at if at is not None else -1
     try:
-        for item in iter_log(path):
-            if isinstance(item, TornLine):
+        for item in iter_log(path, entry_type=ProjectionEntry):
+            if type(item) is TornLine:
                 torn = item
                 break
-            if at is not None and item.seq > at:
+            seq = item.seq  # type: ignore[union-attr]
+            if seq > limit >= 0:
                 break
+            ev = item.ev  # type: ignore[union-attr]
             if n == 0:
-                if not isinstance(item.ev, E.EncounterStarted):
+                if not isinstance(ev, E.EncounterStarted):  # never skimmed: keeps its fields
                     raise FracasError(f"{path}: line 1: the first entry is not an EncounterStarted header")
-                header = item.ev
-            apply_entry(state, item)
+                header = ev
+            state.seq = seq
+            state.sec = item.sec  # type: ignore[union-attr]
+            handlers[type(ev)](state, ev)
             n += 1
     except LogError as exc:
         raise FracasError(str(exc)) from None

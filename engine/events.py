@@ -19,11 +19,11 @@ import msgspec
 FORMAT_VERSION = 1
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, gc=False):
     """Base of every event; the tag is the class name."""
 
 
-class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A named modifier to a difficulty, a skill or a pool, with its rule."""
 
     name: str
@@ -31,7 +31,7 @@ class Modifier(msgspec.Struct, frozen=True, kw_only=True):
     rule: str
 
 
-class MonitorSpec(msgspec.Struct, frozen=True, kw_only=True):
+class MonitorSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A wound monitor's layout: level names and boxes per level."""
 
     name: str
@@ -39,7 +39,7 @@ class MonitorSpec(msgspec.Struct, frozen=True, kw_only=True):
     boxes: list[int]
 
 
-class DiceCommitment(msgspec.Struct, frozen=True, kw_only=True):
+class DiceCommitment(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """How the dice of this encounter were produced and the seed commitment."""
 
     source: str
@@ -48,7 +48,7 @@ class DiceCommitment(msgspec.Struct, frozen=True, kw_only=True):
     player_seeds: list[str] = []
 
 
-class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
+class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Where a what-if encounter branched from its parent log."""
 
     parent_log: str
@@ -421,7 +421,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
 )
 
 
-class Entry(msgspec.Struct, frozen=True, kw_only=True):
+class Entry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One line of the log: the envelope around an event.
 
     ``h`` is the hash-chain value, ``SHA-256(h_prev || canonical bytes of the

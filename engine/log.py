@@ -19,7 +19,7 @@ import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import msgspec
 
@@ -74,6 +74,9 @@ class LogWriter:
         self._pending: list[bytes] = []
 
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> bytes:
+        if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
+            self.count += 1
+            return b""
         line, self.prev = encode_entry(seq, rnd, count, sec, ev, self.prev)
         if self.binary:
             data = _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=self.prev.hex()))
@@ -129,22 +132,32 @@ def read_log(path: Path) -> ReadResult:
     return ReadResult(entries=entries, torn=torn)
 
 
-def iter_log(path: Path, chunk_size: int = 1 << 22) -> Iterator[Entry | TornLine]:
+def iter_log(path: Path, chunk_size: int = 1 << 22, *, entry_type: Any = Entry) -> Iterator[Entry | TornLine]:
     """Stream entries in constant memory; the last item may be a TornLine.
 
     A line that fails to decode anywhere but at the end is corruption, not a
-    torn append, and raises :class:`LogError` naming the line.
+    torn append, and raises :class:`LogError` naming the line. ``entry_type``
+    may be a lighter Struct with the same shape (see engine.state.ProjectionEntry).
     """
     try:
         if is_binary(path):
-            yield from _iter_binary(path)
+            yield from _iter_binary(path, _decoders(entry_type)[1])
         else:
-            yield from _iter_jsonl(path, chunk_size)
+            yield from _iter_jsonl(path, chunk_size, _decoders(entry_type)[0])
     except OSError as exc:
         raise LogError(f"{path}: cannot read log: {exc.strerror or exc}") from None
 
 
-def _iter_jsonl(path: Path, chunk_size: int) -> Iterator[Entry | TornLine]:
+_DECODERS: dict[Any, tuple[Any, Any]] = {Entry: (_entry_decoder, _mp_decoder)}
+
+
+def _decoders(entry_type: Any) -> tuple[Any, Any]:
+    if entry_type not in _DECODERS:
+        _DECODERS[entry_type] = (msgspec.json.Decoder(entry_type), msgspec.msgpack.Decoder(entry_type))
+    return _DECODERS[entry_type]
+
+
+def _iter_jsonl(path: Path, chunk_size: int, decoder: Any) -> Iterator[Entry | TornLine]:
     line_no = 0
     with open(path, "rb") as fh:
         rest = b""
@@ -159,7 +172,7 @@ def _iter_jsonl(path: Path, chunk_size: int) -> Iterator[Entry | TornLine]:
                 continue
             block, rest = data[: cut + 1], data[cut + 1 :]
             try:
-                decoded = _entry_decoder.decode_lines(block)
+                decoded = decoder.decode_lines(block)
             except msgspec.DecodeError:
                 decoded = None
             if decoded is not None:
@@ -169,18 +182,18 @@ def _iter_jsonl(path: Path, chunk_size: int) -> Iterator[Entry | TornLine]:
             for raw in block.splitlines():
                 line_no += 1
                 try:
-                    yield _entry_decoder.decode(raw)
+                    yield decoder.decode(raw)
                 except msgspec.DecodeError as exc:
                     raise LogError(f"{path}: line {line_no}: corrupt entry: {exc}") from None
     if rest.strip():
         line_no += 1
         try:
-            yield _entry_decoder.decode(rest)
+            yield decoder.decode(rest)
         except msgspec.DecodeError as exc:
             yield TornLine(line=line_no, length=len(rest), error=str(exc))
 
 
-def _iter_binary(path: Path) -> Iterator[Entry | TornLine]:
+def _iter_binary(path: Path, decoder: Any) -> Iterator[Entry | TornLine]:
     data = path.read_bytes()
     pos = 0
     frame = 0
@@ -192,7 +205,7 @@ def _iter_binary(path: Path) -> Iterator[Entry | TornLine]:
             yield TornLine(line=frame, length=size - pos, error="truncated msgpack frame")
             return
         try:
-            yield _mp_decoder.decode(data[pos:end])
+            yield decoder.decode(data[pos:end])
         except msgspec.DecodeError as exc:
             if end >= size:
                 yield TornLine(line=frame, length=size - pos, error=str(exc))
