@@ -1,0 +1,187 @@
+"""The d100 system of seed 002: a BRP-like percentile game with stun and lethal modes, registered as ``d100``.
+
+``SYSTEM.odds`` is :mod:`systems.d100.odds`, the exact band probabilities
+of a d100 test that ``fracas odds d100`` prints and the tests use as oracle.
+"""
+
+from __future__ import annotations
+
+import heapq
+from types import ModuleType
+from typing import Any
+
+import simpy
+
+from engine import events as E
+from engine.encounter import PRIORITY_ACT, TICKS_PER_SECOND, Encounter
+from engine.scenario import parse_duration
+from engine.system import Process
+from systems.d100 import odds as odds_module
+from systems.d100 import resolution as R
+from systems.d100.policies import POLICIES, Plan, decide, reaction
+from systems.d100.rules import RULE_IDS, D100Rules
+from systems.d100.sheet import Actor, Scenario, luck_of, validate
+
+__all__ = ["D100", "SYSTEM"]
+
+DAY = 86_400
+
+
+class D100:
+    name = "d100"
+    title = "d100 (BRP-like roll-under, stun and lethal modes)"
+    seed_file = "shared/seeds/002_95e69bea9d096fe0.txt"
+    round_seconds = 5  # [default]: the seed does not say (docs/rules-notes.md)
+    rules_type = D100Rules
+    scenario_type = Scenario
+    rule_ids = RULE_IDS
+    policies = tuple(POLICIES)
+    odds: ModuleType = odds_module
+
+    def validate(self, scenario: Any, file: str, text: str) -> None:
+        validate(scenario, file, text)
+
+    def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
+        spec: Actor = actor
+        return E.ActorEntered(
+            actor=spec.id,
+            name=spec.name or spec.id,
+            side=spec.side,
+            x=spec.position[0],
+            y=spec.position[1],
+            hp=spec.hp,
+            ammo={w.name: w.ammo for w in spec.weapons},
+            spare={w.name: w.reloads for w in spec.weapons},
+            weapons=[w.name for w in spec.weapons],
+            resources={"luck": luck_of(spec)},
+            policy=spec.policy,
+        )
+
+    # ---------------------------------------------------------------- round
+
+    def play_round(self, enc: Encounter, rnd: int) -> Process:
+        """D100-INIT-1, D100-TURN-1: initiative, whole-round reloads, turns counting down, the round's end."""
+        actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
+        inits = {aid: R.roll_initiative(enc, aid) for aid in actors}
+        order = R.resolution_order(enc, inits)
+        reloading: dict[str, Plan] = {}
+        for aid in order:  # a reload takes the whole round: committed as the round starts
+            plan = decide(enc, aid)
+            if plan.kind == "reload":
+                self._declare(enc, aid, plan)
+                if R.start_reload(enc, aid, plan.weapon):
+                    reloading[aid] = plan
+        enc.flush()
+        top = enc.round_ticks - 1
+        procs = [
+            enc.env.process(self._turn(enc, aid, max(1, min(inits[aid], top)), rank))
+            for rank, aid in enumerate(order)
+            if aid not in reloading
+        ]
+        if procs:
+            yield simpy.AllOf(enc.env, procs)
+        if enc.over:
+            return
+        yield enc.at_count(0, PRIORITY_ACT + len(order))
+        for aid, plan in reloading.items():
+            R.finish_reload(enc, aid, plan.weapon)
+        R.end_of_round(enc, rnd)
+        enc.check_end()
+
+    def _declare(self, enc: Encounter, aid: str, plan: Plan) -> None:
+        enc.emit(
+            E.ActionDeclared(
+                actor=aid,
+                action=plan.kind,
+                text=plan.text(enc),
+                target=plan.target,
+                policy=R.sheet(enc, aid).policy,
+                rule="D100-TURN-1",
+            )
+        )
+
+    def _turn(self, enc: Encounter, aid: str, count: int, rank: int) -> Process:
+        """D100-TURN-1: at its count the actor chooses: nothing, or aim and shoot (or ready its weapon)."""
+        yield enc.at_count(count, PRIORITY_ACT + rank)
+        if enc.over:
+            return
+        if not enc.state.actors[aid].can_act():
+            enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="D100-TURN-1"))
+            return
+        off_balance = R.IS_OFF_BALANCE in enc.state.actors[aid].conditions
+        plan = decide(enc, aid)
+        if plan.kind == "reload":  # emptied since the round started: the round is too far gone
+            plan = Plan(kind="nothing")
+        self._declare(enc, aid, plan)
+        self._perform(enc, aid, plan)
+        a = enc.state.actors[aid]
+        if off_balance and R.IS_OFF_BALANCE in a.conditions:
+            enc.emit(E.ConditionCleared(actor=aid, condition=R.IS_OFF_BALANCE, rule="D100-ATK-2"))
+        enc.check_end()
+        enc.flush()
+
+    def _perform(self, enc: Encounter, aid: str, plan: Plan) -> None:
+        weapon = R.weapon_of(enc, aid, plan.weapon)
+        if plan.kind == "shoot" and plan.target is not None:
+            choice = reaction(enc, plan.target, aid) if plan.target in enc.state.actors else "none"
+            R.shoot(enc, aid, plan.target, plan.weapon, plan.mode, choice)
+        elif plan.kind == "clear" and weapon is not None:
+            R.clear_jam(enc, aid, weapon)
+        elif plan.kind == "unjam" and weapon is not None:
+            R.work_serious_jam(enc, aid, weapon)
+        elif plan.kind == "pickup" and weapon is not None:
+            R.pick_up(enc, aid, weapon.name)
+        elif plan.kind == "stand":
+            R.stand_up(enc, aid)
+
+    # ------------------------------------------------------------ aftermath
+
+    def aftermath(self, enc: Encounter) -> Process:
+        """D100-HP-1, D100-STUN-1, D100-HEAL-1: the clock runs on: first aid, the dying, paralysis, healing."""
+        spec = enc.scenario.aftermath
+        start = int(enc.env.now)
+        end = start + parse_duration(spec.duration) * TICKS_PER_SECOND
+        care = spec.care != "none"
+        agenda: list[tuple[int, int, str, str]] = []  # (tick, actor index, actor, what)
+        index = {aid: i for i, aid in enumerate(enc.state.actors)}
+        for aid, a in enc.state.actors.items():
+            if "dead" in a.conditions:
+                continue
+            if R.DYING in a.conditions and care:
+                R.first_aid(enc, aid)
+            if R.DYING in a.conditions:
+                agenda.append((R.timers(enc)[(aid, R.DYING)], index[aid], aid, "dies"))
+                continue
+            for cond in (R.PARALYSED, R.UNCONSCIOUS, R.TETANISED):
+                until = R.timers(enc).get((aid, cond))
+                if until is not None:
+                    agenda.append((max(until, start), index[aid], aid, cond))
+            if (a.hp or 0) < (a.hp_max or 0):
+                per_day = enc.rules.heal_per_day
+                if spec.care == "medicine" and R.medicine(enc, aid):
+                    per_day *= enc.rules.heal_medicine_multiplier
+                enc.__dict__.setdefault("d100_heal", {})[aid] = per_day
+                agenda.append((start + DAY * TICKS_PER_SECOND, index[aid], aid, "heal"))
+        heapq.heapify(agenda)
+        while agenda and agenda[0][0] <= end:
+            tick, i, aid, what = heapq.heappop(agenda)
+            if tick > int(enc.env.now):
+                yield enc.env.timeout(tick - int(enc.env.now))
+            if what == "dies":
+                if R.DYING in enc.state.actors[aid].conditions:
+                    R.timers(enc).pop((aid, R.DYING), None)
+                    enc.emit(
+                        E.ActorDied(actor=aid, cause="dying, not healed by the end of the next round", rule="D100-HP-1")
+                    )
+            elif what == "heal":
+                if R.heal_day(enc, aid, enc.__dict__["d100_heal"][aid]):
+                    heapq.heappush(agenda, (tick + DAY * TICKS_PER_SECOND, i, aid, "heal"))
+            elif what == R.TETANISED:
+                R.timers(enc).pop((aid, R.TETANISED), None)
+                if R.TETANISED in enc.state.actors[aid].conditions:
+                    enc.emit(E.ConditionCleared(actor=aid, condition=R.TETANISED, rule="D100-STUN-1"))
+            else:
+                R.expire_timers(enc, aid, int(enc.env.now))
+
+
+SYSTEM = D100()

@@ -1,0 +1,134 @@
+"""d100 policies: what an actor does on its turn and how it reacts to a shot.
+
+- ``security``: a security officer: parries with its shield (dodges when it
+  has none), shoots in stun mode, at the nearest able enemy.
+- ``raider`` (``aggressive`` is the same): dodges when there is room (parries
+  otherwise), shoots to kill, at the most hurt then nearest enemy.
+- ``passive``: shoots (lethal first) at the nearest enemy and never reacts.
+
+All of them stand up when prone, pick up a dropped weapon, clear jams, work
+on serious jams, reload when empty, and fall back on their next weapon when
+one is broken or out of ammunition. Policies are deterministic: no
+randomness, so a replay needs no AI code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from engine.encounter import Encounter
+from engine.state import ActorState
+from systems.d100.resolution import (
+    IS_PRONE,
+    JAMMED,
+    READY,
+    SERIOUSLY_JAMMED,
+    WEAPON_DROPPED,
+    can_dodge,
+    can_parry,
+    distance,
+    name,
+    pos,
+    sheet,
+)
+
+
+class Plan(msgspec.Struct, kw_only=True):
+    """What an actor does on its turn (D100-TURN-1)."""
+
+    kind: str  # shoot | reload | clear | unjam | pickup | stand | nothing
+    target: str | None = None
+    weapon: str | None = None
+    mode: str = "lethal"
+
+    def text(self, enc: Encounter) -> str:
+        if self.kind == "shoot" and self.target is not None:
+            return f"aim and shoot at {name(enc, self.target)} with the {self.weapon} ({self.mode} mode)"
+        if self.kind == "reload":
+            return f"reload the {self.weapon} (the whole round)"
+        if self.kind == "clear":
+            return f"clear the jammed {self.weapon}"
+        if self.kind == "unjam":
+            return f"work on the serious jam of the {self.weapon}"
+        if self.kind == "pickup":
+            return f"pick up the {self.weapon}"
+        if self.kind == "stand":
+            return "stand up"
+        return "nothing"
+
+
+class Policy(msgspec.Struct, frozen=True, kw_only=True):
+    """A policy: the mode it prefers, how it reacts, how it picks a target."""
+
+    mode: str
+    reactions: tuple[str, ...]
+    most_hurt_first: bool
+
+
+POLICY_TABLE: dict[str, Policy] = {
+    "security": Policy(mode="stun", reactions=("parry", "dodge"), most_hurt_first=False),
+    "raider": Policy(mode="lethal", reactions=("dodge", "parry"), most_hurt_first=True),
+    "aggressive": Policy(mode="lethal", reactions=("dodge", "parry"), most_hurt_first=True),
+    "passive": Policy(mode="lethal", reactions=(), most_hurt_first=False),
+}
+
+
+def enemies(enc: Encounter, actor: str) -> list[ActorState]:
+    me = enc.state.actors[actor]
+    return [a for a in enc.state.actors.values() if a.side != me.side and a.can_act()]
+
+
+def _target(enc: Encounter, actor: str, most_hurt_first: bool) -> ActorState | None:
+    here = pos(enc.state.actors[actor])
+    foes = enemies(enc, actor)
+    if not foes:
+        return None
+
+    def key(f: ActorState) -> tuple[int, int, str]:
+        hurt = (f.hp or 0) - (f.hp_max or 0) if most_hurt_first else 0
+        return (hurt, distance(here, pos(f)), f.id)
+
+    return min(foes, key=key)
+
+
+def decide(enc: Encounter, actor: str) -> Plan:
+    """D100-TURN-1: the plan of ``actor`` on its turn, by its policy."""
+    spec = sheet(enc, actor)
+    policy = POLICY_TABLE[spec.policy]
+    a = enc.state.actors[actor]
+    if IS_PRONE in a.conditions:
+        return Plan(kind="stand")
+    for w in spec.weapons:
+        state = a.weapons.get(w.name, READY)
+        if state == WEAPON_DROPPED:
+            return Plan(kind="pickup", weapon=w.name)
+        if state == JAMMED:
+            return Plan(kind="clear", weapon=w.name)
+        if state == SERIOUSLY_JAMMED:
+            return Plan(kind="unjam", weapon=w.name)
+        if state != READY:
+            continue  # broken: the next weapon
+        if a.ammo.get(w.name, 0) > 0:
+            target = _target(enc, actor, policy.most_hurt_first)
+            if target is None:
+                return Plan(kind="nothing")
+            mode = policy.mode if policy.mode in w.modes else w.modes[0]
+            return Plan(kind="shoot", target=target.id, weapon=w.name, mode=mode)
+        if a.spare.get(w.name, 0) > 0:
+            return Plan(kind="reload", weapon=w.name)
+    return Plan(kind="nothing")
+
+
+def reaction(enc: Encounter, defender: str, attacker: str) -> str:
+    """D100-REACT-1: the target's choice before the shot: its first possible reaction, else none."""
+    for choice in POLICY_TABLE[sheet(enc, defender).policy].reactions:
+        if choice == "parry" and can_parry(enc, defender):
+            return "parry"
+        if choice == "dodge" and can_dodge(enc, defender):
+            return "dodge"
+    return "none"
+
+
+POLICIES: dict[str, Callable[[Encounter, str], Plan]] = {name: decide for name in POLICY_TABLE}
