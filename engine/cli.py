@@ -10,14 +10,17 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 import msgspec
 
+from engine import cmd_audit, cmd_batch, cmd_fair, cmd_fork, cmd_odds, cmd_play, cmd_render, cmd_verify
 from engine import events as E
 from engine.api import default_log_path, replay_log, resolve_seed, run_scenario
+from engine.diagnostics import configure, get_logger
 from engine.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
 from engine.log import LogError
 from engine.narrate import Narrator
@@ -70,7 +73,12 @@ def cmd_run(args: argparse.Namespace) -> int:
                 _out(line)
 
         listeners.append(show)
-    result = run_scenario(loaded, seed=seed, log_path=log_path, binary=args.binary, listeners=listeners)
+    cmd_fair.announce(args, seed)
+    started = time.perf_counter()
+    result = run_scenario(
+        loaded, seed=seed, log_path=log_path, binary=args.binary, listeners=listeners, player_seeds=args.player_seed
+    )
+    get_logger().debug("run finished", seconds=round(time.perf_counter() - started, 3), events=result.events)
     if args.json:
         payload = {
             "winner": result.winner,
@@ -93,16 +101,17 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.fork_at is not None:
+        return cmd_fork.cmd_fork(args)
     path = Path(args.log)
     if args.narrate and not args.json:
         _narrate(path, args.at)
     replayed = replay_log(path, at=args.at)
     if replayed.torn is not None:
         t = replayed.torn
-        _out(
-            f"fracas: warning: {path}: line {t.line} is torn ({t.length} bytes: {t.error}); "
-            f"replayed the {replayed.entries} entries before it",
-            sys.stderr,
+        get_logger().warning(
+            f"{path}: line {t.line} is torn ({t.length} bytes: {t.error}); "
+            f"replayed the {replayed.entries} entries before it"
         )
     if args.json:
         _out(json.dumps({"state": state_to_builtins(replayed.state)}, ensure_ascii=False))
@@ -191,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="fracas",
         description="Simulate, replay and audit tabletop role-playing fights.",
     )
+    p.add_argument("-v", "--verbose", action="store_true", help="debug diagnostics (timings) on stderr")
+    p.add_argument("--log-json", action="store_true", help="diagnostics on stderr as JSON lines")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="run one fight and write its log")
@@ -200,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--binary", action="store_true", help="write the compact msgpack log form")
     run.add_argument("--json", action="store_true", help="print one JSON object instead of the play-by-play")
     run.add_argument("--quiet", action="store_true", help="no play-by-play, only the final state")
+    cmd_fair.add_run_flags(run)
     run.set_defaults(handler=cmd_run)
 
     rep = sub.add_parser("replay", help="rebuild the state from a log")
@@ -207,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--at", type=int, metavar="SEQ", help="the state just after event SEQ")
     rep.add_argument("--json", action="store_true", help='print {"state": ...} as run --json does')
     rep.add_argument("--narrate", action="store_true", help="print the play-by-play up to that point first")
+    cmd_fork.add_replay_flags(rep)
     rep.set_defaults(handler=cmd_replay)
 
     val = sub.add_parser("validate", help="check scenario files")
@@ -223,12 +236,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: Modules adding subcommands: each is a callable taking the subparsers object.
-EXTENSIONS: list[Callable[[Any], None]] = []
+EXTENSIONS: list[Callable[[Any], None]] = [
+    cmd_batch.register,
+    cmd_verify.register,
+    cmd_render.register,
+    cmd_audit.register,
+    cmd_odds.register,
+    cmd_play.register,
+]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    configure(json=args.log_json, verbose=args.verbose)
     handler: Handler = args.handler
     try:
         return handler(args)

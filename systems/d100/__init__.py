@@ -18,6 +18,7 @@ from engine.scenario import parse_duration
 from engine.system import Process
 from systems.d100 import odds as odds_module
 from systems.d100 import resolution as R
+from systems.d100.oddscmd import D100OddsCommand
 from systems.d100.policies import POLICIES, Plan, decide, reaction
 from systems.d100.rules import RULE_IDS, D100Rules
 from systems.d100.sheet import Actor, Scenario, luck_of, validate
@@ -37,6 +38,7 @@ class D100:
     rule_ids = RULE_IDS
     policies = tuple(POLICIES)
     odds: ModuleType = odds_module
+    odds_command = D100OddsCommand()
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)

@@ -31,6 +31,12 @@ class PointZero:
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)
 
+    def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+        """The exact probability of this test's result or a better one (systems/point_zero/odds.py)."""
+        from systems.point_zero.odds import outcome_odds
+
+        return outcome_odds(test, dice)
+
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor
         r: PointZeroRules = enc.rules

@@ -17,6 +17,7 @@ import msgspec
 
 from engine.encounter import Encounter
 from engine.state import ActorState
+from systems.point_zero.human import human
 from systems.point_zero.resolution import (
     Cell,
     cover_at,
@@ -218,4 +219,5 @@ POLICIES: dict[str, Policy] = {
     "aggressive": aggressive,
     "cautious": cautious,
     "scripted": scripted,
+    "human": human,
 }

@@ -1,0 +1,211 @@
+"""Z-Corps (D6 System): the rule system of seed 000, registered as ``zcorps``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import simpy
+
+from engine import events as E
+from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from engine.scenario import parse_duration
+from engine.system import Process
+from systems.zcorps import resolution as R
+from systems.zcorps.oddscmd import ZCorpsOdds
+from systems.zcorps.policies import POLICIES, wants_active_defence, wants_extra_action
+from systems.zcorps.rules import (
+    INCAPACITATED,
+    MORTALLY,
+    RULE_IDS,
+    STUNNED,
+    WOUND_LEVELS,
+    WOUNDED,
+    WOUNDS,
+    ZCorpsRules,
+)
+from systems.zcorps.sheet import Actor, Scenario, validate
+
+__all__ = ["SYSTEM", "ZCorps"]
+
+
+class ZCorps:
+    name = "zcorps"
+    title = "Z-Corps (D6 System)"
+    seed_file = "shared/seeds/000_8667c09cf01a5ff4.txt"
+    round_seconds = 5  # [ref] OpenD6: a round is 5 seconds
+    rules_type = ZCorpsRules
+    scenario_type = Scenario
+    rule_ids = RULE_IDS
+    policies = tuple(POLICIES)
+    odds_command = ZCorpsOdds()
+
+    def validate(self, scenario: Any, file: str, text: str) -> None:
+        validate(scenario, file, text)
+
+    def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
+        spec: Actor = actor
+        guns = [w for w in spec.weapons if w.magazine]
+        return E.ActorEntered(
+            actor=spec.id,
+            name=spec.name or spec.id,
+            side=spec.side,
+            x=spec.position[0],
+            y=spec.position[1],
+            monitors=[E.MonitorSpec(name=WOUNDS, levels=list(WOUND_LEVELS), boxes=[1] * len(WOUND_LEVELS))],
+            ammo={w.name: w.magazine for w in guns if w.magazine},
+            spare={w.name: w.spare for w in guns},
+            weapons=[w.name for w in spec.weapons],
+            resources={"cp": spec.cp, "cojones": spec.cojones} if spec.cp or spec.cojones else {},
+            policy=spec.policy,
+        )
+
+    # ---------------------------------------------------------------- round
+
+    def play_round(self, enc: Encounter, rnd: int) -> Process:
+        """ZC-INIT-1: initiative rolls, then each action at total, total-10, ... counting down."""
+        actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
+        inits = {aid: R.roll_initiative(enc, aid) for aid in actors}
+        order = R.resolution_order(enc, inits)
+        for aid in order:
+            R.action_counts(enc, aid, inits[aid], wants_extra_action(enc, aid))
+        enc.flush()
+        procs = [enc.env.process(self._turns(enc, aid, rank)) for rank, aid in enumerate(order)]
+        if procs:
+            yield simpy.AllOf(enc.env, procs)
+        if not enc.over:
+            R.end_of_round(enc, rnd)
+            enc.check_end()
+
+    def _turns(self, enc: Encounter, aid: str, rank: int) -> Process:
+        pending = R.book(enc).pending[aid]
+        for count in list(pending):
+            yield enc.at_count(count, PRIORITY_ACT + rank)
+            if enc.over:
+                return
+            if count not in pending:
+                continue  # spent on an active defence (ZC-DEF-1)
+            pending.remove(count)
+            if not enc.state.actors[aid].can_act():
+                enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="C-ILLEGAL-1"))
+                return
+            R.action_begins(enc, aid)
+            spec = R.sheet(enc, aid)
+            plan = POLICIES[spec.policy](enc, aid)
+            enc.emit(
+                E.ActionDeclared(
+                    actor=aid,
+                    action=plan.kind,
+                    text=plan.text(),
+                    target=plan.target,
+                    policy=spec.policy,
+                    rule="ZC-INIT-1",
+                )
+            )
+            yield from self._perform(enc, aid, plan, count, rank)
+            enc.flush()
+
+    def _perform(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
+        if plan.kind == "shoot":
+            R.shoot(enc, aid, plan, wants_active_defence)
+        elif plan.kind in ("strike", "manoeuvre"):
+            R.strike(enc, aid, plan, wants_active_defence)
+        elif plan.kind == "bite":
+            R.bite(enc, aid, plan.target)
+        elif plan.kind == "escape":
+            R.escape(enc, aid)
+        elif plan.kind == "stand":
+            R.stand_up(enc, aid)
+        elif plan.kind == "reload":
+            R.reload(enc, aid, plan.weapon)
+        elif plan.kind == "aim" and plan.target is not None:
+            R.aim(enc, aid, plan.target)
+        elif plan.kind == "move":
+            # C-CLOCK-1: one metre per initiative count from the action's count (a move is an action)
+            for i, cell in enumerate(plan.path):
+                at = max(1, count - i)
+                if i:
+                    yield enc.at_count(at, PRIORITY_MOVE + rank)
+                a = enc.state.actors[aid]
+                if enc.over or not a.can_act() or "grabbed" in a.conditions or cell in R.occupied(enc, aid):
+                    return
+                enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule="C-CLOCK-1"))
+        enc.check_end()
+
+    # ------------------------------------------------------------ aftermath
+
+    def aftermath(self, enc: Encounter) -> Process:
+        """ZC-WOUND-1, ZC-HEAL-1: mortal rolls each round, wake-ups, medicine, natural healing."""
+        spec = enc.scenario.aftermath
+        end = int(enc.env.now) + parse_duration(spec.duration) * TICKS_PER_SECOND
+        medic, code = R.medic_code(enc, spec)
+        procs = []
+        for aid, a in enc.state.actors.items():
+            if "dead" in a.conditions or R.sheet(enc, aid).undead:
+                continue
+            m = a.monitors[WOUNDS]
+            if m.marked[STUNNED]:
+                enc.emit(
+                    E.WoundHealed(actor=aid, monitor=WOUNDS, level=STUNNED, to_level=-1, boxes=1, rule="ZC-WOUND-1")
+                )
+            if m.worst() >= 0:
+                procs.append(enc.env.process(self._recover(enc, aid, medic, code, end)))
+        if procs:
+            yield simpy.AllOf(enc.env, procs)
+
+    def _recover(self, enc: Encounter, aid: str, medic: str | None, code: Any, end: int) -> Process:
+        r: ZCorpsRules = enc.rules
+        step = enc.system.round_seconds * TICKS_PER_SECOND
+        care_every = r.care_minutes * 60 * TICKS_PER_SECOND
+        next_care = int(enc.env.now)
+        # Mortally Wounded: a Puissance roll every round until treated or dead
+        while "mortally_wounded" in enc.state.actors[aid].conditions:
+            if code is not None and int(enc.env.now) >= next_care:
+                next_care += care_every
+                if R.medicine_test(enc, aid, medic, code):
+                    break
+            if int(enc.env.now) + step > end:
+                return
+            yield enc.env.timeout(step)
+            if R.mortal_roll(enc, aid):
+                return
+        a = enc.state.actors[aid]
+        if "unconscious" in a.conditions:
+            wake = self._unconscious_until(enc, aid)
+            if wake is not None:
+                if wake > end:
+                    return
+                yield enc.env.timeout(max(0, wake - int(enc.env.now)))
+                enc.emit(E.ConditionCleared(actor=aid, condition="unconscious", rule="ZC-WOUND-1"))
+        # ZC-HEAL-1: medicine, one level per success, each try taking care_minutes
+        if code is not None:
+            while R.worst_level(enc.state.actors[aid]) >= 0:
+                if int(enc.env.now) < next_care:
+                    if next_care > end:
+                        return
+                    yield enc.env.timeout(next_care - int(enc.env.now))
+                next_care = int(enc.env.now) + care_every
+                if not R.medicine_test(enc, aid, medic, code):
+                    break
+        # ZC-HEAL-1: natural healing, a Puissance roll after each rest
+        while True:
+            level = R.worst_level(enc.state.actors[aid])
+            if level < WOUNDED or level > MORTALLY:
+                return
+            days = r.natural_healing[level - 1][0]
+            wake_at = int(enc.env.now) + days * 86400 * TICKS_PER_SECOND
+            if wake_at > end:
+                return
+            yield enc.env.timeout(wake_at - int(enc.env.now))
+            R.natural_healing_roll(enc, aid)
+
+    def _unconscious_until(self, enc: Encounter, aid: str) -> int | None:
+        """The tick an unconscious (not mortally wounded) actor wakes, from its ConditionSet."""
+        if "unconscious" not in enc.state.actors[aid].conditions:
+            return None
+        if R.worst_level(enc.state.actors[aid]) > INCAPACITATED:
+            return None
+        until = R.book(enc).unconscious_until.get(aid)
+        return None if until is None else round(until * TICKS_PER_SECOND)
+
+
+SYSTEM = ZCorps()

@@ -1,0 +1,263 @@
+"""``fracas audit LOG SEQ`` / ``--roll N``: explain one roll like a referee, from the log alone.
+
+For the test an event belongs to it tells: who rolled and why (the actor's
+declaration that round), every die with its index in the dice stream and
+its fate, the dice total, the difficulty, its base and each modifier with
+its name and rule ID, the margin, the exact probability of that result or
+a better one (from the rule system's ``outcome_odds``, when it has one),
+and the chain of consequences that followed at the same instant: damage,
+save, wound threshold, boxes marked, conditions, death.
+
+Works on the generic events, so for every rule system; the odds come from
+the system object (``system.outcome_odds(test, dice) -> float | None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+from engine import events as E
+from engine.errors import FracasError
+from engine.log import LogError, read_log
+from engine.narrate import Narrator
+from engine.system import get_system
+
+#: Events that can follow a test as its consequences.
+_CONSEQUENCES = (
+    E.DiceRolled,
+    E.SkillTested,
+    E.DamageRolled,
+    E.ThresholdComputed,
+    E.WoundMarked,
+    E.HitPointsChanged,
+    E.ConditionSet,
+    E.ConditionCleared,
+    E.ActorDied,
+    E.WeaponStateChanged,
+    E.Noted,
+    E.ResourceSpent,
+    E.ActorSurrendered,
+)
+
+
+class Audit(msgspec.Struct, kw_only=True):
+    log: str
+    seq: int
+    test_seq: int | None
+    dice_seq: int | None
+    odds: float | None
+    consequences: list[int]
+    lines: list[str]
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _actor_of(ev: E.Event) -> str | None:
+    actor = getattr(ev, "actor", None)
+    return actor if isinstance(actor, str) else None
+
+
+def _find_seq(entries: Sequence[E.Entry], path: Path, seq: int | None, roll: int | None) -> int:
+    if roll is not None:
+        n = 0
+        for i, entry in enumerate(entries):
+            if type(entry.ev) is E.DiceRolled:
+                n += 1
+                if n == roll:
+                    return i
+        raise FracasError(f"{path}: no roll number {roll}: the log has {n} rolls (numbered from 1)")
+    assert seq is not None
+    if not 0 <= seq < len(entries) or entries[seq].seq != seq:
+        last = entries[-1].seq if entries else -1
+        raise FracasError(f"{path}: no event with seq {seq} (the log has seq 0..{last})")
+    return seq
+
+
+def _anchor(entries: Sequence[E.Entry], i: int) -> tuple[int | None, int | None]:
+    """(index of the test or damage roll, index of its dice) that event ``i`` belongs to."""
+    ev = entries[i].ev
+    sec = entries[i].sec
+    if isinstance(ev, E.DiceRolled):
+        for j in range(i + 1, len(entries)):
+            nxt = entries[j].ev
+            if entries[j].sec != sec or isinstance(nxt, E.DiceRolled):
+                break
+            if isinstance(nxt, (E.SkillTested, E.DamageRolled)) and nxt.actor == ev.actor:
+                return j, i
+        return None, i
+    if isinstance(ev, (E.SkillTested, E.DamageRolled)):
+        j = i - 1
+        while j > 0 and entries[j].sec == sec:
+            prev = entries[j].ev
+            if isinstance(prev, E.DiceRolled) and prev.actor == ev.actor:
+                return i, j
+            if isinstance(prev, (E.SkillTested, E.DamageRolled)):
+                break
+            j -= 1
+        return i, None
+    # a consequence: walk back to the attack it came from (a test with a target, same instant)
+    j = i - 1
+    while j > 0 and entries[j].sec == sec and isinstance(entries[j].ev, _CONSEQUENCES):
+        prev = entries[j].ev
+        if isinstance(prev, E.SkillTested) and prev.target is not None:
+            return _anchor(entries, j)
+        j -= 1
+    return None, None
+
+
+def _consequences(entries: Sequence[E.Entry], start: int, people: set[str]) -> list[int]:
+    """The events after ``start`` at the same instant that follow from it."""
+    out = []
+    sec = entries[start].sec
+    for j in range(start + 1, len(entries)):
+        ev = entries[j].ev
+        if entries[j].sec != sec or not isinstance(ev, _CONSEQUENCES) or _actor_of(ev) not in people:
+            break
+        if isinstance(ev, E.SkillTested) and ev.target is not None and j != start:
+            break  # a new attack
+        out.append(j)
+    return out
+
+
+def _declaration(entries: Sequence[E.Entry], i: int, actor: str) -> E.Entry | None:
+    rnd = entries[i].round
+    for j in range(i - 1, 0, -1):
+        e = entries[j]
+        if e.round != rnd:
+            return None
+        if isinstance(e.ev, E.ActionDeclared) and e.ev.actor == actor:
+            return e
+    return None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = None) -> Audit:
+    """Explain event ``seq`` (or the ``roll``-th DiceRolled, from 1) of a log."""
+    path = Path(path)
+    try:
+        entries = read_log(path).entries
+    except LogError as exc:
+        raise FracasError(str(exc)) from None
+    if not entries or not isinstance(entries[0].ev, E.EncounterStarted):
+        raise FracasError(f"{path}: line 1: not a fracas log (no EncounterStarted header)")
+    head = entries[0].ev
+    i = _find_seq(entries, path, seq, roll)
+    narrator = Narrator()
+    for e in entries[: i + 1]:
+        if isinstance(e.ev, E.ActorEntered):
+            narrator.text(e.ev)
+    name = narrator.name
+    target_entry = entries[i]
+    ti, di = _anchor(entries, i)
+    lines: list[str] = []
+    at = entries[ti if ti is not None else (di if di is not None else i)]
+    lines.append(
+        f"{head.scenario_name} ({head.system}), round {at.round}, initiative count {at.count}, "
+        f"{at.sec:g} s into the fight"
+    )
+    if ti is None and di is None:
+        text = narrator.text(target_entry.ev, target_entry.sec) or type(target_entry.ev).__name__
+        lines.append(f"seq {target_entry.seq}: {text}")
+        rule = getattr(target_entry.ev, "rule", None)
+        if rule:
+            lines.append(f"rule {rule}: {get_rule_summary(head.system, rule)}")
+        return Audit(
+            log=str(path), seq=target_entry.seq, test_seq=None, dice_seq=None, odds=None, consequences=[], lines=lines
+        )
+    anchor_ev = entries[ti].ev if ti is not None else entries[di].ev  # type: ignore[index]
+    actor = _actor_of(anchor_ev) or "?"
+    decl = _declaration(entries, ti if ti is not None else di, actor)  # type: ignore[arg-type]
+    if decl is not None and isinstance(decl.ev, E.ActionDeclared):
+        who = decl.ev.policy or "?"
+        lines.append(
+            f'Why: {name(actor)} declared "{decl.ev.text}" at the start of round {decl.round} '
+            f"(decided by the {who} policy, seq {decl.seq}) [{decl.ev.rule}]"
+        )
+    dice = entries[di].ev if di is not None else None
+    if isinstance(dice, E.DiceRolled):
+        assert di is not None
+        n = len(dice.faces)
+        src = {"derived": "derived from the seed", "entered": "entered at the table"}.get(dice.source, dice.source)
+        lines.append(
+            f"Roll (seq {entries[di].seq}): {name(dice.actor)} rolls {n}d{dice.sides} for {dice.purpose} "
+            f"[{dice.rule}]; dice {dice.first}..{dice.first + n - 1} of the stream, {src}:"
+        )
+        for k, (face, fate) in enumerate(zip(dice.faces, dice.fates, strict=True)):
+            lines.append(f"  die {dice.first + k}: {face} {fate}")
+    odds: float | None = None
+    test = entries[ti].ev if ti is not None else None
+    if isinstance(test, E.SkillTested):
+        assert ti is not None
+        kept = [f for f, fate in zip(dice.faces, dice.fates, strict=True) if fate == "kept"] if dice else []  # type: ignore[union-attr]
+        kept.sort(reverse=True)
+        sum_text = " + ".join(str(f) for f in kept) + f" = {test.dice_total}" if kept else str(test.dice_total)
+        lines.append(
+            f"Test (seq {entries[ti].seq}) [{test.rule}]: {name(test.actor)}'s {test.skill}"
+            + (f" against {name(test.target)}" if test.target else "")
+            + f": keeps the best {test.kept}: {sum_text}"
+            + (f", total {test.total}" if test.total != test.dice_total else "")
+        )
+        lines.append(f"Difficulty {test.difficulty}: base {test.difficulty_base}, then:")
+        if not test.modifiers:
+            lines.append("  no modifier")
+        for m in test.modifiers:
+            value = f"{m.value:+d}" if m.value else "(sets the base)" if m.value == 0 else ""
+            lines.append(f"  {value:>15}  {m.name} [{m.rule}]")
+        verdict = "success" if test.success else "failure"
+        if test.critical:
+            verdict = f"critical {test.critical}"
+        lines.append(f"Result: {test.total} against {test.difficulty}: {verdict}, margin {test.margin:+d}")
+        system = get_system(head.system)
+        fn = getattr(system, "outcome_odds", None)
+        if fn is not None:
+            odds = fn(test, dice if isinstance(dice, E.DiceRolled) else None)
+        if odds is not None:
+            lines.append(
+                f"Odds: {odds:.2%} to get this result or a better one with these dice "
+                f"(exact, from the {head.system} odds)"
+            )
+        else:
+            lines.append("Odds: not available for this roll")
+    elif test is not None:
+        lines.append(f"Result (seq {entries[ti].seq}): {narrator.text(test, entries[ti].sec)}")  # type: ignore[index]
+    elif dice is not None and di is not None and di + 1 < len(entries):
+        nxt = entries[di + 1]
+        if _actor_of(nxt.ev) == actor:
+            lines.append(f"Result (seq {nxt.seq}): {narrator.text(nxt.ev, nxt.sec)}")
+    start = ti if ti is not None else di
+    assert start is not None
+    people = {actor}
+    target = getattr(test, "target", None)
+    if isinstance(target, str):
+        people.add(target)
+    conseq = _consequences(entries, start, people)
+    if conseq:
+        lines.append("What followed:")
+        for j in conseq:
+            e = entries[j]
+            lines.append(f"  seq {e.seq}: {narrator.text(e.ev, e.sec)}")
+    elif test is not None:
+        lines.append("What followed: nothing else at that instant")
+    return Audit(
+        log=str(path),
+        seq=target_entry.seq,
+        test_seq=entries[ti].seq if ti is not None else None,
+        dice_seq=entries[di].seq if di is not None else None,
+        odds=odds,
+        consequences=[entries[j].seq for j in conseq],
+        lines=lines,
+    )
+
+
+def get_rule_summary(system_name: str, rule: str) -> str:
+    try:
+        return get_system(system_name).rule_ids.get(rule, "engine rule (RULES.md, common section)")
+    except FracasError:
+        return "(rule system not installed)"

@@ -1,0 +1,33 @@
+"""``fracas audit LOG SEQ`` / ``--roll N``: explain one roll in plain words (:mod:`engine.audit`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from engine.audit import audit_log
+from engine.errors import EXIT_OK, FracasError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("audit", help="explain one roll: dice, fates, modifiers and rule IDs, odds, consequences")
+    p.add_argument("log", help="log file (JSONL or binary)")
+    p.add_argument("seq", nargs="?", type=int, help="the seq of the event to explain")
+    p.add_argument("--roll", type=int, metavar="N", help="explain the Nth roll of the log (from 1) instead")
+    p.add_argument("--json", action="store_true", help="print the explanation as one JSON object")
+    p.set_defaults(handler=cmd_audit)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    if (args.seq is None) == (args.roll is None):
+        raise FracasError("audit: give either SEQ or --roll N")
+    audit = audit_log(Path(args.log), seq=args.seq, roll=args.roll)
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(audit).decode() + "\n")
+    else:
+        sys.stdout.write(audit.text() + "\n")
+    return EXIT_OK

@@ -1,0 +1,40 @@
+"""``fracas replay LOG --fork-at SEQ --seed N [--log NEW]``: a what-if branch (:mod:`engine.fork`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import EXIT_OK, FracasError
+from engine.fork import fork_log
+from engine.state import state_to_builtins
+
+
+def add_replay_flags(rep: Any) -> None:
+    rep.add_argument(
+        "--fork-at", type=int, metavar="SEQ", help="what-if: re-simulate from just after SEQ with new dice"
+    )
+    rep.add_argument("--seed", help="with --fork-at: the dice seed of the new branch")
+    rep.add_argument("--log", dest="new_log", help="with --fork-at: where to write the new log")
+
+
+def cmd_fork(args: argparse.Namespace) -> int:
+    if args.seed is None:
+        raise FracasError("--fork-at needs --seed N (the dice of the new branch)")
+    parent = Path(args.log)
+    out = (
+        Path(args.new_log) if args.new_log else Path("logs") / f"{parent.stem}-fork{args.fork_at}-seed{args.seed}.jsonl"
+    )
+    result = fork_log(parent, args.fork_at, seed=str(args.seed), log_path=out)
+    if args.json:
+        sys.stdout.write(json.dumps({"log": result.log, "state": state_to_builtins(result.state)}) + "\n")
+        return EXIT_OK
+    who = f"side {result.winner} wins" if result.winner else "no winner"
+    sys.stdout.write(
+        f"forked {parent} at seq {args.fork_at} with seed {args.seed}: {who} ({result.reason}) after "
+        f"{result.rounds} rounds; {result.events} events logged to {result.log}\n"
+    )
+    return EXIT_OK

@@ -1,0 +1,41 @@
+"""``fracas render LOG -o fight.html``: the visual replay of a logged fight."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import EXIT_OK
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from engine.render import render_html  # imported here: keeps `fracas --help` fast
+
+    log = Path(args.log)
+    out = Path(args.output) if args.output else log.with_suffix(".html")
+    result = render_html(log, out)
+    if result.torn is not None:
+        t = result.torn
+        print(
+            f"fracas: warning: {log}: line {t.line} is torn ({t.length} bytes: {t.error}); "
+            f"rendered the {result.entries} entries before it",
+            file=sys.stderr,
+        )
+    if args.json:
+        payload = {"output": str(out), "entries": result.entries, "bytes": result.size, "verified": result.verified}
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        print(f"{out}: {result.entries} events, {result.size / 1024:.0f} KiB, log {result.verified}")
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    """Add the ``render`` subcommand to the ``fracas`` subparsers (engine.cli.EXTENSIONS)."""
+    p = sub.add_parser("render", help="write a self-contained HTML replay of a log")
+    p.add_argument("log", help="log file (JSONL or binary)")
+    p.add_argument("-o", "--output", metavar="HTML", help="the page to write (default: the log's name with .html)")
+    p.add_argument("--json", action="store_true", help="print one JSON object about what was written")
+    p.set_defaults(handler=cmd_render)

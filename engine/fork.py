@@ -1,0 +1,68 @@
+"""What-if: ``fracas replay LOG --fork-at SEQ --seed N --log NEW``.
+
+The parent's scenario is run again from its header with a dice source that
+serves the parent's recorded faces for every die drawn up to event SEQ, then
+derives new dice from seed ``N`` (continuing the die index where the parent
+stopped). Up to SEQ the rules therefore produce exactly the parent's events,
+so the state just after SEQ is the parent's; after it the fight diverges.
+The new header names the parent log, its SHA-256 and the fork seq
+(``EncounterStarted.parent``); ``fracas verify`` checks the inherited dice
+against the parent log when it finds it.
+
+Human decisions up to the fork are the parent's; after it a human actor keeps
+its parent's next decisions while they stay legal, else takes the first
+action its rule system offers (for Point Zéro, the aggressive AI's plan).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from engine import events as E
+from engine.decide import ReplayChooser
+from engine.dice import DerivedDice
+from engine.encounter import Listener, RunResult
+from engine.errors import FracasError
+from engine.log import LogError, read_log
+from engine.resim import RecordedDice, encounter_from_header
+
+
+def fork_log(
+    parent: Path | str,
+    fork_seq: int,
+    *,
+    seed: str,
+    log_path: Path | None,
+    binary: bool = False,
+    listeners: tuple[Listener, ...] = (),
+) -> RunResult:
+    """Re-run the parent's fight identically up to ``fork_seq``, then with new dice from ``seed``."""
+    parent = Path(parent)
+    try:
+        data = parent.read_bytes()
+        result = read_log(parent)
+    except (OSError, LogError) as exc:
+        raise FracasError(f"{parent}: cannot read the parent log: {exc}") from None
+    entries = result.entries
+    if not entries or not isinstance(entries[0].ev, E.EncounterStarted):
+        raise FracasError(f"{parent}: line 1: not a fracas log (no EncounterStarted header)")
+    head = entries[0].ev
+    last = entries[-1].seq
+    if not 0 < fork_seq <= last:
+        raise FracasError(f"{parent}: --fork-at {fork_seq}: expected a seq from 1 to {last}")
+    dice = RecordedDice.from_entries(entries, until=fork_seq)
+    dice.then = DerivedDice(seed)
+    origin = E.ForkOrigin(parent_log=str(parent), parent_sha256=hashlib.sha256(data).hexdigest(), fork_seq=fork_seq)
+    enc = encounter_from_header(
+        head,
+        seed=seed,
+        dice=dice,
+        chooser=ReplayChooser(entries, fallback=True),
+        listeners=listeners,
+        log_path=log_path,
+        binary=binary,
+        player_seeds=[],
+        parent=origin,
+    )
+    return enc.run()

@@ -1,0 +1,697 @@
+"""``fracas verify``: prove a log untouched, or name its first problem.
+
+Five steps, in order (docs/verify.md):
+
+1. **structure**: every line decodes, ``seq`` is gapless from 0, the header
+   comes first and the end last (a missing end is an unfinished fight);
+2. **chain**: every ``h`` is ``SHA-256(h_prev || line without h)``;
+3. **dice**: the revealed seed matches the header's commitment, the die
+   indices run on without a gap, and every derived die re-derives to its
+   recorded face (entered dice are counted, not re-derivable);
+4. **rules**: the scenario and effective rules of the header are run again,
+   by the same rule code, on the recorded dice (and the logged human
+   decisions); every re-simulated event must equal the logged one, field by
+   field: kept dice, totals, difficulty and modifiers, margin, damage,
+   boxes, movement and initiative;
+5. **state**: every ``StateChecked`` digest equals the digest of a fresh
+   fold of the log's events up to it.
+
+A problem names the step, the line, the seq, and expected vs found. Exit
+codes: 0 intact, 1 a problem found, 2 unreadable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from engine import events as E
+from engine.decide import DecisionError, NoLoggedDecision, ReplayChooser
+from engine.dice import METHOD, commitment_of, derive_key
+from engine.errors import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, FracasError
+from engine.log import GENESIS, LogError, TornLine, encode_entry, is_binary, iter_log
+from engine.resim import DiceExhausted, FaceOutOfRange, RecordedDice, encounter_from_header
+from engine.state import State, apply_entry, state_digest
+
+STEPS = ("structure", "chain", "dice", "rules", "state")
+_decoder = msgspec.json.Decoder(E.Entry)
+_H_KEY = b',"h":"'
+_DIE_PREFIX = b"fracas-die"
+_TWO64 = 1 << 64
+_KJ = struct.Struct(">QI").pack
+_U64 = struct.Struct(">Q").unpack_from
+
+
+class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The first thing wrong found by one step."""
+
+    step: str
+    message: str
+    line: int | None = None
+    seq: int | None = None
+    expected: str | None = None
+    found: str | None = None
+    rule: str | None = None
+
+    def text(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.seq is not None:
+            where.append(f"seq {self.seq}")
+        head = f"{', '.join(where)}: " if where else ""
+        return f"{head}{self.message}"
+
+
+class StepResult(msgspec.Struct, kw_only=True, omit_defaults=True):
+    name: str
+    status: str  # ok | failed | skipped
+    detail: str = ""
+    problem: Problem | None = None
+
+
+class Report(msgspec.Struct, kw_only=True):
+    log: str
+    ok: bool
+    exit_code: int
+    events: int
+    finished: bool
+    system: str = ""
+    dice: dict[str, int] = {}
+    steps: list[StepResult] = []
+    problem: Problem | None = None
+    seconds: float = 0.0
+
+
+class Unreadable(FracasError):
+    """Not a log at all (exit 2)."""
+
+
+class _Loaded(msgspec.Struct, kw_only=True):
+    entries: list[E.Entry]
+    chained: list[bytes]  # the bytes each entry's hash covers
+    problem: Problem | None = None  # first structural problem met while reading
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _load(path: Path) -> _Loaded:
+    """Decode every line (or frame) and keep the bytes its hash covers."""
+    try:
+        binary = is_binary(path)
+        data = b"" if binary else path.read_bytes()
+    except OSError as exc:
+        raise Unreadable(f"{path}: cannot read log: {exc.strerror or exc}") from None
+    if binary:
+        return _load_binary(path)
+    if not data:
+        raise Unreadable(f"{path}: empty file: not a fracas log")
+    lines = data.split(b"\n")
+    torn_end = lines[-1] != b""
+    if not torn_end:
+        lines.pop()
+    entries: list[E.Entry] = []
+    chained: list[bytes] = []
+    if not torn_end:  # the common case: decode every line in one call
+        try:
+            entries = _decoder.decode_lines(data)
+        except msgspec.DecodeError:
+            entries = []
+        if len(entries) == len(lines):
+            for raw in lines:
+                cut = raw.rfind(_H_KEY)
+                chained.append(raw[:cut] + b"}" if cut >= 0 else raw)
+            return _Loaded(entries=entries, chained=chained)
+        entries = []
+    decode = _decoder.decode
+    problem: Problem | None = None
+    last = len(lines) - 1
+    for i, raw in enumerate(lines):
+        try:
+            entry = decode(raw)
+        except msgspec.DecodeError as exc:
+            if i == 0:
+                raise Unreadable(f"{path}: line 1: not a fracas log entry: {exc}") from None
+            if i == last and torn_end:
+                msg = (
+                    f"the last line is torn ({len(raw)} bytes, no newline: {exc}): "
+                    "an unfinished fight (a crash mid-append, or a truncated file)"
+                )
+            else:
+                msg = f"the line does not decode: {exc}"
+            problem = Problem(step="structure", line=i + 1, seq=len(entries), message=msg)
+            break
+        entries.append(entry)
+        cut = raw.rfind(_H_KEY)
+        chained.append(raw[:cut] + b"}" if cut >= 0 else raw)
+    return _Loaded(entries=entries, chained=chained, problem=problem)
+
+
+def _load_binary(path: Path) -> _Loaded:
+    entries: list[E.Entry] = []
+    problem: Problem | None = None
+    try:
+        for item in iter_log(path):
+            if isinstance(item, TornLine):
+                if item.line == 1:
+                    raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)")
+                problem = Problem(
+                    step="structure",
+                    line=item.line,
+                    seq=len(entries),
+                    message=f"the last frame is torn ({item.length} bytes: {item.error}): an unfinished fight",
+                )
+                break
+            entries.append(item)
+    except LogError as exc:  # a corrupt frame in the middle
+        if not entries:
+            raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)") from None
+        problem = Problem(step="structure", line=len(entries) + 1, seq=len(entries), message=str(exc))
+    if not entries:
+        raise Unreadable(f"{path}: empty file: not a fracas log")
+    chained = []
+    for e in entries:
+        line, _ = encode_entry(e.seq, e.round, e.count, e.sec, e.ev, GENESIS)
+        chained.append(line[: line.rindex(_H_KEY)] + b"}")
+    return _Loaded(entries=entries, chained=chained, problem=problem)
+
+
+# ------------------------------------------------------------- the steps
+
+
+def check_structure(loaded: _Loaded) -> Problem | None:
+    entries = loaded.entries
+    for i, entry in enumerate(entries):
+        if entry.seq != i:
+            return Problem(
+                step="structure",
+                line=i + 1,
+                seq=entry.seq,
+                message=f"seq out of order: expected seq {i}, found seq {entry.seq}",
+                expected=str(i),
+                found=str(entry.seq),
+            )
+        kind = type(entry.ev)
+        if i == 0 and kind is not E.EncounterStarted:
+            return Problem(
+                step="structure",
+                line=1,
+                seq=entry.seq,
+                message=f"the first entry must be the EncounterStarted header, found {kind.__name__}",
+                expected="EncounterStarted",
+                found=kind.__name__,
+            )
+        if i > 0 and kind is E.EncounterStarted:
+            return Problem(
+                step="structure",
+                line=i + 1,
+                seq=entry.seq,
+                message="a second EncounterStarted header",
+                expected="one header, on line 1",
+                found="EncounterStarted",
+            )
+        if kind is E.EncounterEnded and i != len(entries) - 1:
+            return Problem(
+                step="structure",
+                line=i + 2,
+                seq=entries[i + 1].seq,
+                message=f"{type(entries[i + 1].ev).__name__} after the EncounterEnded of line {i + 1}",
+                expected="nothing after the end",
+                found=type(entries[i + 1].ev).__name__,
+            )
+    if loaded.problem is not None:
+        return loaded.problem
+    last = entries[-1]
+    if type(last.ev) is not E.EncounterEnded:
+        n = len(entries)
+        return Problem(
+            step="structure",
+            line=n,
+            seq=last.seq,
+            message=(
+                f"unfinished fight: the log stops after line {n} (seq {last.seq}, {type(last.ev).__name__}) "
+                "without an EncounterEnded: truncated, or the fight was interrupted"
+            ),
+            expected="EncounterEnded",
+            found="end of file",
+        )
+    return None
+
+
+def check_chain(loaded: _Loaded) -> Problem | None:
+    prev = GENESIS
+    sha = hashlib.sha256
+    for i, (entry, chained) in enumerate(zip(loaded.entries, loaded.chained, strict=True)):
+        digest = sha(prev + chained).digest()
+        if digest.hex() != entry.h:
+            return Problem(
+                step="chain",
+                line=i + 1,
+                seq=entry.seq,
+                message="hash chain broken: this line, or one before it, was changed",
+                expected=digest.hex(),
+                found=entry.h,
+            )
+        prev = digest
+    return None
+
+
+class _DiceCount(msgspec.Struct, kw_only=True):
+    counts: dict[str, int] = {}
+    checked: int = 0
+    unchecked: int = 0
+
+
+def check_dice(
+    entries: Sequence[E.Entry], head: E.EncounterStarted, parent: Sequence[E.Entry] | None, tally: _DiceCount
+) -> Problem | None:
+    """Commitment, die indices, and every derived face re-derived from the revealed seed."""
+    end = entries[-1].ev if entries and type(entries[-1].ev) is E.EncounterEnded else None
+    if head.dice.method != METHOD:
+        return Problem(
+            step="dice",
+            line=1,
+            seq=0,
+            message=f"unknown dice method {head.dice.method!r}",
+            expected=METHOD,
+            found=head.dice.method,
+        )
+    key: bytes | None = None
+    if isinstance(end, E.EncounterEnded):
+        found = commitment_of(end.seed)
+        if found != head.dice.commitment:
+            n = len(entries)
+            return Problem(
+                step="dice",
+                line=n,
+                seq=entries[-1].seq,
+                message=(
+                    f"the revealed seed {end.seed!r} does not match the commitment of line 1: "
+                    "SHA-256 of the revealed seed differs"
+                ),
+                expected=head.dice.commitment,
+                found=found,
+            )
+        key = derive_key(end.seed, head.dice.player_seeds)
+    fork_seq = head.parent.fork_seq if head.parent is not None else -1
+    parent_key: bytes | None = None
+    parent_dice: dict[int, E.DiceRolled] = {}
+    if parent is not None and parent and type(parent[-1].ev) is E.EncounterEnded:
+        phead = parent[0].ev
+        pend = parent[-1].ev
+        assert isinstance(phead, E.EncounterStarted) and isinstance(pend, E.EncounterEnded)
+        if commitment_of(pend.seed) == phead.dice.commitment:
+            parent_key = derive_key(pend.seed, phead.dice.player_seeds)
+        parent_dice = {e.seq: e.ev for e in parent if type(e.ev) is E.DiceRolled}
+    counts = tally.counts
+    counter = 0
+    digest = hmac.digest
+    for i, entry in enumerate(entries):
+        ev = entry.ev
+        if type(ev) is not E.DiceRolled:
+            continue
+        assert isinstance(ev, E.DiceRolled)
+        n = len(ev.faces)
+        where: dict[str, Any] = {"step": "dice", "line": i + 1, "seq": entry.seq, "rule": ev.rule}
+        if ev.first != counter:
+            return Problem(
+                **where,
+                message=f"die index: this roll should start at die {counter} of the stream, it says {ev.first}",
+                expected=str(counter),
+                found=str(ev.first),
+            )
+        if len(ev.fates) != n:
+            return Problem(
+                **where,
+                message=f"{n} faces but {len(ev.fates)} fates",
+                expected=str(n),
+                found=str(len(ev.fates)),
+            )
+        sides = ev.sides
+        for j, face in enumerate(ev.faces):
+            if not 1 <= face <= sides:
+                return Problem(
+                    **where,
+                    message=f"die {counter + j}: face {face} is not a face of a d{sides}",
+                    expected=f"1..{sides}",
+                    found=str(face),
+                )
+        source = ev.source
+        counts[source] = counts.get(source, 0) + n
+        use_key = key
+        if entry.seq <= fork_seq:
+            pev = parent_dice.get(entry.seq)
+            if parent is None:
+                tally.unchecked += n
+                counter += n
+                continue
+            if pev is None or pev != ev:
+                return Problem(
+                    **where,
+                    message="a die inherited from the parent log differs from the parent's",
+                    expected="" if pev is None else str(pev.faces),
+                    found=str(ev.faces),
+                )
+            use_key = parent_key
+        if source != "derived":
+            counter += n
+            continue
+        if use_key is None:
+            tally.unchecked += n
+            counter += n
+            continue
+        limit = _TWO64 - _TWO64 % sides
+        for j, face in enumerate(ev.faces):
+            k = counter + j
+            attempt = 0
+            while True:  # derive_face, inlined: this loop is most of the dice step
+                x = _U64(digest(use_key, _DIE_PREFIX + _KJ(k, attempt), "sha256"))[0]
+                if x < limit:
+                    break
+                attempt += 1
+            want = x % sides + 1
+            if want != face:
+                return Problem(
+                    **where,
+                    message=(
+                        f"die {k} ({ev.actor}, d{sides} for {ev.purpose}): the revealed seed derives face {want}, "
+                        f"the log records {face}"
+                    ),
+                    expected=str(want),
+                    found=str(face),
+                )
+        tally.checked += n
+        counter += n
+    return None
+
+
+class _Mismatch(Exception):
+    """The first re-simulated event that differs (SimPy re-raises exceptions from their args)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class _Stop(Exception):
+    pass
+
+
+def _show(value: Any) -> str:
+    return msgspec.json.encode(value, order="deterministic").decode()
+
+
+def _first_difference(exp: tuple[int, int, float, E.Event], found: E.Entry) -> tuple[str, Any, Any] | None:
+    """(field, expected, found) of the first field that differs, envelope first."""
+    rnd, count, sec, ev = exp
+    fev = found.ev
+    if type(ev) is not type(fev):
+        return ("type", type(ev).__name__, type(fev).__name__)
+    a = msgspec.to_builtins(ev)
+    b = msgspec.to_builtins(fev)
+    if a != b:
+        for name in ev.__struct_fields__:
+            if a.get(name) != b.get(name):
+                return (f"{type(ev).__name__}.{name}", a.get(name), b.get(name))
+    for name, x, y in (("round", rnd, found.round), ("count", count, found.count), ("sec", sec, found.sec)):
+        if x != y:
+            return (name, x, y)
+    return None
+
+
+def check_rules(entries: Sequence[E.Entry], head: E.EncounterStarted, notes: list[str] | None = None) -> Problem | None:
+    """Run the header's scenario again on the recorded dice; the first event that differs is the problem.
+
+    An unfinished log is checked as far as it goes: the re-simulation stops
+    where the log does, or where it needs a die or a human decision that
+    the log had no time to record (a note says so).
+    """
+    n = len(entries)
+    finished = type(entries[-1].ev) is E.EncounterEnded
+    end = entries[-1].ev
+    seed = end.seed if type(end) is E.EncounterEnded else ""
+
+    def compare(seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
+        if seq >= n:
+            raise _Stop
+        logged = entries[seq]
+        if seq == 0:
+            assert isinstance(ev, E.EncounterStarted)
+            ev = msgspec.structs.replace(ev, fracas_version=head.fracas_version, dice=head.dice)
+        if ev == logged.ev and rnd == logged.round and count == logged.count and sec == logged.sec:
+            return
+        diff = _first_difference((rnd, count, sec, ev), logged)
+        if diff is None:  # equal once tuples and lists are compared as values
+            return
+        field, want, got = diff
+        rule = getattr(ev, "rule", None)
+        if field == "type":
+            what = _describe(ev)
+            message = f"the rules produce {what} here, the log has {got}"
+        else:
+            message = f"{field}: the rules give {_show(want)}, the log has {_show(got)}"
+        if head.fracas_version != _version():
+            message += f" (log written by fracas {head.fracas_version}, checked with {_version()})"
+        raise _Mismatch(
+            Problem(
+                step="rules",
+                line=seq + 1,
+                seq=seq,
+                message=message + (f" [{rule}]" if rule else ""),
+                expected=_show(want),
+                found=_show(got),
+                rule=rule,
+            )
+        )
+
+    dice = RecordedDice.from_entries(entries)
+    enc = encounter_from_header(head, seed=seed, dice=dice, chooser=ReplayChooser(entries), listeners=[compare])
+    try:
+        enc.run()
+    except _Stop:
+        return None
+    except _Mismatch as exc:
+        return exc.problem
+    except NoLoggedDecision as exc:
+        if not finished:
+            if notes is not None:
+                notes.append(f"checked up to seq {enc.seq - 1}: the log stops before {exc}")
+            return None
+        seq = min(enc.seq, n - 1)
+        return Problem(step="rules", line=seq + 1, seq=seq, message=f"human decision: {exc}")
+    except DiceExhausted as exc:
+        seq = enc.seq
+        if seq >= n:  # the rules roll on past the end of an unfinished log
+            return None
+        got = type(entries[seq].ev).__name__
+        return Problem(
+            step="rules",
+            line=seq + 1,
+            seq=seq,
+            message=f"the rules roll {exc.n}d{exc.sides} for {exc.purpose} ({exc.actor}) here, the log has {got} "
+            "and no dice left for it",
+            expected=f"DiceRolled {exc.n}d{exc.sides}",
+            found=got,
+        )
+    except FaceOutOfRange as exc:
+        seq = min(enc.seq, n - 1)
+        return Problem(step="rules", line=seq + 1, seq=seq, message=str(exc))
+    except DecisionError as exc:
+        seq = min(enc.seq, n - 1)
+        return Problem(step="rules", line=seq + 1, seq=seq, message=f"human decision: {exc}")
+    except Exception as exc:  # the rules could not run on these inputs: report, never crash
+        seq = min(enc.seq, n - 1)
+        return Problem(
+            step="rules",
+            line=seq + 1,
+            seq=seq,
+            message=f"the rules cannot be replayed past this point: {type(exc).__name__}: {exc}",
+        )
+    if enc.seq < n:
+        seq = enc.seq
+        return Problem(
+            step="rules",
+            line=seq + 1,
+            seq=seq,
+            message=f"the rules end the fight at seq {seq - 1}, the log goes on with {type(entries[seq].ev).__name__}",
+            expected="end of log",
+            found=type(entries[seq].ev).__name__,
+        )
+    return None
+
+
+def _describe(ev: E.Event) -> str:
+    name = type(ev).__name__
+    if isinstance(ev, E.DiceRolled):
+        return f"{name} ({ev.actor} rolls {len(ev.faces)}d{ev.sides} for {ev.purpose})"
+    actor = getattr(ev, "actor", None)
+    return f"{name} ({actor})" if actor else name
+
+
+def _version() -> str:
+    from engine.version import __version__
+
+    return __version__
+
+
+def check_state(entries: Sequence[E.Entry]) -> Problem | None:
+    """Fold the log's events; every StateChecked digest must match the fold."""
+    state = State()
+    for i, entry in enumerate(entries):
+        try:
+            apply_entry(state, entry)
+        except Exception as exc:
+            return Problem(
+                step="state",
+                line=i + 1,
+                seq=entry.seq,
+                message=f"the event cannot be applied to the state: {type(exc).__name__}: {exc}",
+            )
+        ev = entry.ev
+        if type(ev) is E.StateChecked:
+            want = state_digest(state)
+            if want != ev.digest:
+                return Problem(
+                    step="state",
+                    line=i + 1,
+                    seq=entry.seq,
+                    message=f"the state digest of round {ev.round} does not match a fresh replay",
+                    expected=want,
+                    found=ev.digest,
+                )
+    return None
+
+
+# ------------------------------------------------------------------ driver
+
+
+def _parent_entries(path: Path, head: E.EncounterStarted) -> list[E.Entry] | None:
+    """The parent log of a fork, when it is where the header says and untouched (sha256)."""
+    if head.parent is None:
+        return None
+    for candidate in (Path(head.parent.parent_log), path.parent / Path(head.parent.parent_log).name):
+        try:
+            data = candidate.read_bytes()
+        except OSError:
+            continue
+        if hashlib.sha256(data).hexdigest() != head.parent.parent_sha256:
+            continue
+        try:
+            return _load(candidate).entries
+        except FracasError:
+            return None
+    return None
+
+
+def verify_log(path: Path | str, *, rules: bool = True) -> Report:
+    """Run the five steps on a log; raises :class:`Unreadable` when it is not a log at all."""
+    started = time.perf_counter()
+    path = Path(path)
+    loaded = _load(path)
+    entries = loaded.entries
+    head = entries[0].ev
+    if not isinstance(head, E.EncounterStarted):
+        raise Unreadable(f"{path}: line 1: the first entry is not an EncounterStarted header")
+    finished = type(entries[-1].ev) is E.EncounterEnded and loaded.problem is None
+    steps: list[StepResult] = []
+
+    def record(name: str, problem: Problem | None, detail: str = "", skipped: bool = False) -> None:
+        status = "skipped" if skipped else ("failed" if problem is not None else "ok")
+        steps.append(StepResult(name=name, status=status, detail=detail, problem=problem))
+
+    record("structure", check_structure(loaded), f"{len(entries)} entries")
+    record("chain", check_chain(loaded))
+    tally = _DiceCount()
+    parent = _parent_entries(path, head)
+    dice_problem = check_dice(entries, head, parent, tally)
+    parts = [f"{v} {k}" for k, v in sorted(tally.counts.items())]
+    detail = f"{', '.join(parts) or 'no'} dice; {tally.checked} re-derived from the revealed seed"
+    if tally.unchecked:
+        why = "seed not revealed (unfinished fight)" if not finished else "parent log not found"
+        detail += f"; {tally.unchecked} not re-derivable: {why}"
+    record("dice", dice_problem, detail)
+    if rules:
+        try:
+            notes: list[str] = []
+            rules_problem = check_rules(entries, head, notes)
+            record("rules", rules_problem, "; ".join([f"re-simulated with {head.system}", *notes]))
+        except FracasError as exc:  # system not installed, scenario no longer loads
+            record("rules", Problem(step="rules", line=1, seq=0, message=str(exc)))
+    else:
+        record("rules", None, "not asked for", skipped=True)
+    record("state", check_state(entries))
+    found = [(s.problem.line or 0, k, s.problem) for k, s in enumerate(steps) if s.problem is not None]
+    problem = min(found, key=lambda t: (t[0], t[1]))[2] if found else None  # the earliest line, then step order
+    counts = dict(sorted(tally.counts.items()))
+    counts["re-derived"] = tally.checked
+    return Report(
+        log=str(path),
+        ok=problem is None,
+        exit_code=EXIT_OK if problem is None else EXIT_CHECK_FAILED,
+        events=len(entries),
+        finished=finished,
+        system=head.system,
+        dice=counts,
+        steps=steps,
+        problem=problem,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def verify_exit_code(path: Path | str) -> int:
+    """0 intact, 1 a problem found, 2 unreadable."""
+    try:
+        return verify_log(path).exit_code
+    except FracasError:
+        return EXIT_BAD_INPUT
+
+
+def bench_verify(paths: Sequence[Path | str], *, repeat: int = 3) -> dict[str, float]:
+    """Events per second of ``verify_log`` over ``paths`` (best of ``repeat``); for tools/bench.py."""
+    events = 0
+    best = float("inf")
+    for _ in range(max(1, repeat)):
+        t0 = time.perf_counter()
+        n = 0
+        for p in paths:
+            report = verify_log(p)
+            if not report.ok:
+                raise FracasError(f"{p}: does not verify: {report.problem.text() if report.problem else ''}")
+            n += report.events
+        best = min(best, time.perf_counter() - t0)
+        events = n
+    return {"events": float(events), "seconds": best, "events_per_s": events / best if best else 0.0}
+
+
+def verify_throughput(
+    scenarios: Sequence[Path | str], directory: Path, *, min_events: int = 10_000
+) -> dict[str, float]:
+    """Write logs of ``scenarios`` (seeds 1, 2, ...) until ``min_events`` events, then time ``verify_log`` on them.
+
+    For tools/bench.py: returns events, seconds (best of 3) and events/s.
+    """
+    from engine.api import run_scenario
+    from engine.scenario import load_scenario
+
+    loaded = [load_scenario(s) for s in scenarios]
+    if not loaded:
+        raise FracasError("verify benchmark: no scenario given")
+    directory.mkdir(parents=True, exist_ok=True)
+    paths: list[Path] = []
+    events = 0
+    seed = 0
+    while events < min_events:
+        seed += 1
+        for scenario in loaded:
+            path = directory / f"{Path(scenario.path).stem}-{seed}.jsonl"
+            events += run_scenario(scenario, seed=str(seed), log_path=path).events
+            paths.append(path)
+    return bench_verify(paths)

@@ -1,0 +1,107 @@
+"""The Z-Corps roll as a pure function of a draw (ZC-DICE-1, ZC-WILD-1/2, ZC-CP-1).
+
+``roll_pool`` and ``add_cp`` take ``draw(n) -> n faces`` and nothing else, so
+the encounter (which draws from its dice source and logs every face) and the
+chi-square test against :mod:`systems.zcorps.odds` run the very same code.
+
+Draw order, fixed so a worked example can script its faces: the code's plain
+dice first, then the Joker and each of its rerolls; CP dice later (they may
+be bought after the roll): the plain CP dice, then each CP Joker and its
+rerolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from systems.zcorps.odds import DCode
+
+Draw = Callable[[int], list[int]]
+
+KEPT = "kept"
+EXPLODED = "exploded"
+CANCELLED = "cancelled"
+
+
+def joker_chain(draw: Draw) -> list[int]:
+    """ZC-WILD-1: a Joker: a 6 is added and rolled again, as long as it shows 6."""
+    faces = draw(1)
+    while faces[-1] == 6:
+        faces += draw(1)
+    return faces
+
+
+def chain_fates(faces: list[int]) -> list[str]:
+    """Every 6 of a chain was rerolled ("exploded"); the last face is kept."""
+    return [EXPLODED] * (len(faces) - 1) + [KEPT]
+
+
+@dataclass
+class PoolRoll:
+    """One roll of a D code, with CP dice bought for it."""
+
+    code: DCode
+    plain: list[int] = field(default_factory=list)
+    plain_fates: list[str] = field(default_factory=list)
+    joker: list[int] = field(default_factory=list)
+    cp_plain: list[int] = field(default_factory=list)
+    cp_jokers: list[list[int]] = field(default_factory=list)
+
+    @property
+    def automatic_failure(self) -> bool:
+        """ZC-DICE-1: a pool of 0 dice or fewer rolls nothing and fails."""
+        return self.code.dice <= 0
+
+    @property
+    def critical_failure(self) -> bool:
+        """ZC-WILD-2: the Joker's first roll is a 1."""
+        return bool(self.joker) and self.joker[0] == 1
+
+    @property
+    def critical_success(self) -> bool:
+        """ZC-WILD-1: the Joker's first roll is a 6 (the seed's "Succès Critique")."""
+        return bool(self.joker) and self.joker[0] == 6
+
+    @property
+    def cancelled(self) -> int | None:
+        """The face removed by a Joker 1, if any."""
+        for face, fate in zip(self.plain, self.plain_fates, strict=True):
+            if fate == CANCELLED:
+                return face
+        return None
+
+    @property
+    def dice_total(self) -> int:
+        kept = sum(f for f, fate in zip(self.plain, self.plain_fates, strict=True) if fate == KEPT)
+        return kept + sum(self.joker) + sum(self.cp_plain) + sum(sum(c) for c in self.cp_jokers)
+
+    @property
+    def total(self) -> int:
+        return 0 if self.automatic_failure else self.dice_total + self.code.pips
+
+
+def roll_pool(draw: Draw, code: DCode) -> PoolRoll:
+    """ZC-DICE-1, ZC-WILD-1, ZC-WILD-2: N-1 plain dice and the Joker; a first 1 removes the highest plain die.
+
+    In a 1D pool (no plain die) a Joker 1 removes nothing: the 1 and the pips remain.
+    """
+    roll = PoolRoll(code=code)
+    if roll.automatic_failure:
+        return roll
+    roll.plain = draw(code.dice - 1) if code.dice > 1 else []
+    roll.plain_fates = [KEPT] * len(roll.plain)
+    roll.joker = joker_chain(draw)
+    if roll.joker[0] == 1 and roll.plain:
+        high = max(roll.plain)
+        roll.plain_fates[roll.plain.index(high)] = CANCELLED
+    return roll
+
+
+def add_cp(draw: Draw, roll: PoolRoll, cp: int, *, all_wild: bool) -> PoolRoll:
+    """ZC-CP-1: +1D per CP; one of them (option: all) a Joker whose 1 is a plain 1; never removed."""
+    wild = cp if all_wild else min(cp, 1)
+    roll.cp_plain += draw(cp - wild) if cp - wild > 0 else []
+    for _ in range(wild):
+        roll.cp_jokers.append(joker_chain(draw))
+    return roll

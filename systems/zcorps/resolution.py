@@ -1,0 +1,1259 @@
+"""Z-Corps (D6 System) resolution, in the order of the rulebook (seed 000, RULES.md ZC).
+
+Each function names its rule ID in the first line of its docstring. The
+functions read the live state through the encounter and change it only by
+emitting events. ``enc.rules`` is the effective :class:`ZCorpsRules`.
+
+Conditions used (``ActorState.conditions``; actor references are indices
+into the scenario's actor list): ``active_defence`` / ``partial_defence``
+(value: the defence total), ``aiming`` (dice) and ``aim_target``,
+``grabbed`` / ``grabbing`` (the other actor), ``prone``, ``off_balance``
+(dice lost on the next Agilité roll), ``extra_actions``, ``hanging_on``
+(Incapacitated but acting at -3D), ``unconscious``, ``mortally_wounded``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from engine import events as E
+from engine.encounter import Encounter
+from engine.scenario import CoverZone
+from engine.state import ActorState
+from systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
+from systems.zcorps.odds import DCode, success_probability
+from systems.zcorps.rules import (
+    DEAD,
+    INCAPACITATED,
+    MORTALLY,
+    SEVERELY,
+    STUNNED,
+    WOUND_LEVELS,
+    WOUNDED,
+    WOUNDS,
+    ZCorpsRules,
+)
+from systems.zcorps.sheet import SKILL_ATTRIBUTE, Actor, Weapon, burst_size, code_of, parse_damage, ranges_of
+
+Cell = tuple[int, int]
+DefendPolicy = Callable[[Encounter, str, str], bool]
+
+FISTS = Weapon(name="fists", type="brawl", damage="PUI")
+
+
+class Plan(msgspec.Struct, kw_only=True):
+    """One declared action (an ActionDeclared event says it in words).
+
+    kind: shoot | strike | manoeuvre | bite | escape | stand | reload | aim | move | hold.
+    ``stakes``: 0 routine, 1 high (CP may be spent), 2 critical (Cojones too).
+    """
+
+    kind: str
+    targets: list[str] = []
+    weapon: str | None = None
+    mode: str = "single"
+    manoeuvre: str | None = None
+    called: str | None = None
+    partial: bool = False
+    stakes: int = 0
+    path: list[Cell] = []
+
+    @property
+    def target(self) -> str | None:
+        return self.targets[0] if self.targets else None
+
+    def text(self) -> str:
+        who = " and ".join(self.targets)
+        if self.kind == "shoot":
+            parts = [f"shoot {who} with {self.weapon} ({self.mode.replace('_', ' ')})"]
+            if self.called:
+                parts.append(f"aiming for the {self.called}")
+        elif self.kind == "strike":
+            parts = [f"strike {who} with {self.weapon or 'fists'}"]
+        elif self.kind == "manoeuvre":
+            parts = [f"{(self.manoeuvre or '').replace('_', ' ')} {who}"]
+        elif self.kind == "move":
+            dest = self.path[-1] if self.path else None
+            parts = [f"move {len(self.path)} m to {dest}" + (f" toward {who}" if who else "")]
+        elif self.kind in ("bite", "escape", "aim"):
+            parts = [f"{self.kind} {who}"]
+        elif self.kind == "reload":
+            parts = [f"reload {self.weapon}"]
+        elif self.kind == "stand":
+            parts = ["stand up"]
+        else:
+            parts = [self.kind]
+        if self.partial:
+            parts.append("with a partial defence")
+        if self.stakes:
+            parts.append("(high stakes)" if self.stakes == 1 else "(critical)")
+        return ", ".join(parts)
+
+
+@dataclass
+class Book:
+    """What the clock needs between events and is not state: pending actions and timers."""
+
+    pending: dict[str, list[int]] = field(default_factory=dict)
+    stunned_until: dict[str, int] = field(default_factory=dict)
+    mortal_since: dict[str, tuple[float, int]] = field(default_factory=dict)
+    unconscious_until: dict[str, float] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def rules(enc: Encounter) -> ZCorpsRules:
+    r: ZCorpsRules = enc.rules
+    return r
+
+
+def book(enc: Encounter) -> Book:
+    b: Book = enc.__dict__.setdefault("zc_book", Book())
+    return b
+
+
+def sheet(enc: Encounter, actor: str) -> Actor:
+    a: Actor = enc.actor_specs[actor]
+    return a
+
+
+def index_of(enc: Encounter, actor: str) -> int:
+    return list(enc.actor_specs).index(actor)
+
+
+def actor_at(enc: Encounter, index: int) -> str:
+    ids: list[str] = list(enc.actor_specs)
+    return ids[index]
+
+
+def weapon_of(enc: Encounter, actor: str, name: str | None) -> Weapon:
+    for w in sheet(enc, actor).weapons:
+        if w.name == name:
+            return w
+    return FISTS
+
+
+def distance(a: Cell, b: Cell) -> int:
+    """Metres between two cells: diagonal steps count one metre."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def pos(a: ActorState) -> Cell:
+    return (a.x, a.y)
+
+
+def path_toward(
+    start: Cell, goal: Cell, metres: int, stop: int = 0, blocked: frozenset[Cell] = frozenset()
+) -> list[Cell]:
+    """Up to ``metres`` one-metre steps from ``start`` toward ``goal``, stopping ``stop`` metres short.
+
+    Each step goes to the free neighbouring cell nearest the goal (straight
+    line first), never into a ``blocked`` cell; the path ends where no free
+    step brings the mover closer.
+    """
+    x, y = start
+    out: list[Cell] = []
+    for _ in range(metres):
+        d = distance((x, y), goal)
+        if d <= stop:
+            break
+        sx, sy = (goal[0] > x) - (goal[0] < x), (goal[1] > y) - (goal[1] < y)
+        options = [
+            (x + sx, y + sy),
+            (x + sx, y),
+            (x, y + sy),
+            (x + sx, y + 1),
+            (x + sx, y - 1),
+            (x + 1, y + sy),
+            (x - 1, y + sy),
+        ]
+        step = next((c for c in options if c != (x, y) and c not in blocked and distance(c, goal) < d), None)
+        if step is None:
+            break
+        x, y = step
+        out.append(step)
+    return out
+
+
+def occupied(enc: Encounter, mover: str) -> frozenset[Cell]:
+    """Cells where another actor stands (the dead lie where they fell and block too)."""
+    return frozenset(pos(a) for aid, a in enc.state.actors.items() if aid != mover)
+
+
+def cover_at(enc: Encounter, cell: Cell) -> CoverZone | None:
+    best: CoverZone | None = None
+    dice = rules(enc).cover_dice
+    for z in enc.scenario.map.cover:
+        if z.contains(*cell) and (best is None or dice.get(z.level, 0) > dice.get(best.level, 0)):
+            best = z
+    return best
+
+
+def trait(enc: Encounter, actor: str, name: str) -> DCode:
+    """A skill's code, or its attribute's when the sheet lacks the skill."""
+    s = sheet(enc, actor)
+    if name in s.skills:
+        return code_of(s.skills[name])
+    return code_of(getattr(s.attributes, SKILL_ATTRIBUTE.get(name, name)))
+
+
+def worst_level(a: ActorState) -> int:
+    return a.monitors[WOUNDS].worst() if WOUNDS in a.monitors else -1
+
+
+def alive(a: ActorState) -> bool:
+    return "dead" not in a.conditions and "fled" not in a.conditions and "surrendered" not in a.conditions
+
+
+def _modifier_dice(enc: Encounter, actor: str, dice: int, *, name: str, rule: str, sign: int) -> E.Modifier:
+    """ZC-COVER-1 / ZC-FIRE-2 / ZC-BRAWL-1: "+ND" to a difficulty: rolled (no Joker, logged) or fixed."""
+    r = rules(enc)
+    if r.modifier_dice == "fixed":
+        return E.Modifier(
+            name=f"{name} {'+' if sign > 0 else '-'}{dice}D (fixed)", value=sign * dice * r.fixed_per_die, rule=rule
+        )
+    faces = enc.roll(dice, 6, actor=actor, purpose=f"{name}: difficulty {'+' if sign > 0 else '-'}{dice}D", rule=rule)
+    return E.Modifier(name=f"{name} {'+' if sign > 0 else '-'}{dice}D", value=sign * sum(faces), rule=rule)
+
+
+# ------------------------------------------------------------------ dice
+
+
+def _drawer(enc: Encounter, actor: str, purpose: str) -> Callable[[int], list[int]]:
+    def draw(n: int) -> list[int]:
+        return enc.draw(n, 6, actor=actor, purpose=purpose)[0]
+
+    return draw
+
+
+def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: str) -> PoolRoll:
+    """ZC-DICE-1 / ZC-WILD-1 / ZC-WILD-2: roll a D code and log every die with its fate.
+
+    Two DiceRolled events: the plain dice (a die removed by a Joker 1 is
+    ``cancelled``), then the Joker chain (each rerolled 6 ``exploded``).
+    """
+    start = enc.dice.counter
+    roll = roll_pool(_drawer(enc, actor, purpose), code)
+    if roll.automatic_failure:
+        enc.emit(
+            E.Noted(actor=actor, text=f"{purpose}: a pool of {code} has no dice: automatic failure", rule="ZC-DICE-1")
+        )
+        return roll
+    if roll.plain:
+        shown = purpose if str(code) in purpose else f"{purpose} ({code})"
+        enc.record(
+            actor=actor,
+            purpose=shown,
+            rule="ZC-WILD-2" if roll.cancelled else rule,
+            sides=6,
+            faces=roll.plain,
+            fates=roll.plain_fates,
+            first=start,
+        )
+    enc.record(
+        actor=actor,
+        purpose=f"{purpose}: Joker",
+        rule="ZC-WILD-2" if roll.critical_failure else "ZC-WILD-1",
+        sides=6,
+        faces=roll.joker,
+        fates=chain_fates(roll.joker),
+        first=start + len(roll.plain),
+    )
+    if roll.critical_failure:
+        what = f"cancels the highest die ({roll.cancelled})" if roll.cancelled else "cancels nothing (1D pool)"
+        enc.emit(E.Noted(actor=actor, text=f"{purpose}: Joker 1 {what}; possible complication", rule="ZC-WILD-2"))
+    return roll
+
+
+def spend_cp(enc: Encounter, actor: str, roll: PoolRoll, n: int, *, purpose: str) -> None:
+    """ZC-CP-1: buy n CP dice (max 3) after the roll, before the outcome is judged."""
+    r = rules(enc)
+    left = enc.state.actors[actor].resources.get("cp", 0)
+    enc.emit(E.ResourceSpent(actor=actor, resource="cp", amount=n, left=left - n, rule="ZC-CP-1"))
+    start = enc.dice.counter
+    before_plain, before_jokers = len(roll.cp_plain), len(roll.cp_jokers)
+    add_cp(_drawer(enc, actor, purpose), roll, n, all_wild=r.all_cp_wild)
+    new_plain = roll.cp_plain[before_plain:]
+    at = start
+    if new_plain:
+        enc.record(
+            actor=actor,
+            purpose=f"{purpose}: {len(new_plain)} CP dice",
+            rule="ZC-CP-1",
+            sides=6,
+            faces=new_plain,
+            fates=["kept"] * len(new_plain),
+            first=at,
+        )
+        at += len(new_plain)
+    for chain in roll.cp_jokers[before_jokers:]:
+        enc.record(
+            actor=actor,
+            purpose=f"{purpose}: CP Joker (its 1 is plain)",
+            rule="ZC-CP-1",
+            sides=6,
+            faces=chain,
+            fates=chain_fates(chain),
+            first=at,
+        )
+        at += len(chain)
+
+
+def cp_wanted(enc: Encounter, actor: str, shortfall: int, stakes: int) -> int:
+    """ZC-CP-1 (policy): with stakes, buy CP when short by at most 3 per die; none otherwise."""
+    left = enc.state.actors[actor].resources.get("cp", 0)
+    if stakes < 1 or left <= 0 or shortfall <= 0:
+        return 0
+    need = (shortfall + 2) // 3
+    return need if need <= min(rules(enc).max_cp, left) else 0
+
+
+def skill_test(
+    enc: Encounter,
+    actor: str,
+    *,
+    skill: str,
+    code: DCode,
+    pool_mods: Sequence[tuple[str, int, str]],
+    base: int,
+    modifiers: Sequence[E.Modifier],
+    purpose: str,
+    rule: str,
+    target: str | None = None,
+    stakes: int = 0,
+    bonus: int = 0,
+    combat: bool = True,
+) -> tuple[E.SkillTested, PoolRoll]:
+    """ZC-DICE-1..ZC-COJ-1 and ZC-DIFF-1: a test against a difficulty, with CP and Cojones.
+
+    ``pool_mods``: (name, dice, rule) added to the code's dice (penalties,
+    aiming). Cojones (policy: critical stakes only): double the code before
+    the roll when the exact odds are below one half, else reroll a failed
+    test; never with CP (ZC-COJ-1). CP: see :func:`cp_wanted`.
+    """
+    r = rules(enc)
+    mods = list(modifiers)
+    difficulty = base + sum(m.value for m in mods)
+    if combat and difficulty < r.min_difficulty:
+        mods.append(
+            E.Modifier(name=f"never below {r.min_difficulty}", value=r.min_difficulty - difficulty, rule="ZC-DIFF-1")
+        )
+        difficulty = r.min_difficulty
+    extra = sum(d for _, d, _ in pool_mods)
+    label = f"{skill} {code}" + "".join(f" {d:+d}D {n}" for n, d, _ in pool_mods if d)
+    rolled = DCode(code.dice + extra, code.pips)
+    a = enc.state.actors[actor]
+    doubled = False
+    if (
+        stakes >= 2
+        and a.resources.get("cojones", 0) > 0
+        and float(success_probability(DCode(max(rolled.dice, 0), rolled.pips), difficulty - bonus)) < 0.5
+    ):
+        enc.emit(
+            E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=a.resources["cojones"] - 1, rule="ZC-COJ-1")
+        )
+        twice = DCode.of(2 * code.dice, 2 * code.pips)
+        label = f"{skill} {code} doubled by Cojones = {twice}" + "".join(f" {d:+d}D {n}" for n, d, _ in pool_mods if d)
+        rolled = DCode(twice.dice + extra, twice.pips)
+        doubled = True
+    for attempt in range(2):
+        roll = roll_code(enc, actor, rolled, purpose=purpose, rule=rule)
+        total = roll.total + bonus
+        if not attempt and not doubled and not roll.automatic_failure:
+            n = cp_wanted(enc, actor, difficulty - total, stakes)
+            if n:
+                spend_cp(enc, actor, roll, n, purpose=purpose)
+                total = roll.total + bonus
+        success = not roll.automatic_failure and total >= difficulty
+        critical = "failure" if roll.critical_failure else "success" if roll.critical_success else ""
+        ev = E.SkillTested(
+            actor=actor,
+            rule=rule,
+            skill=label + (" (Cojones reroll)" if attempt else ""),
+            kept=roll.code.dice + len(roll.cp_plain) + len(roll.cp_jokers),
+            dice_total=roll.dice_total,
+            modifiers=mods + ([E.Modifier(name="attack bonus", value=-bonus, rule="ZC-RANGE-1")] if bonus else []),
+            difficulty=difficulty,
+            difficulty_base=base,
+            total=total,
+            success=success,
+            margin=total - difficulty,
+            critical=critical,
+            target=target,
+        )
+        enc.emit(ev)
+        a = enc.state.actors[actor]
+        spent_cp = bool(roll.cp_plain or roll.cp_jokers)
+        if success or attempt or doubled or spent_cp or stakes < 2 or a.resources.get("cojones", 0) <= 0:
+            return ev, roll
+        enc.emit(
+            E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=a.resources["cojones"] - 1, rule="ZC-COJ-1")
+        )
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# ------------------------------------------------------- initiative, actions
+
+
+def wound_penalty(enc: Encounter, actor: str) -> list[tuple[str, int, str]]:
+    """ZC-WOUND-1: the worst wound penalty (Stunned/Wounded -1D, Severely -2D, Incapacitated -3D); undead none."""
+    if sheet(enc, actor).undead:
+        return []
+    a = enc.state.actors[actor]
+    m = a.monitors[WOUNDS]
+    pens = rules(enc).wound_penalties
+    worst = 0
+    for level in (STUNNED, WOUNDED, SEVERELY, INCAPACITATED):
+        if m.marked[level]:
+            worst = max(worst, pens[level])
+    if not worst:
+        return []
+    return [(WOUND_LEVELS[max(lv for lv in range(4) if m.marked[lv])].lower(), -worst, "ZC-WOUND-1")]
+
+
+def pool_penalties(enc: Encounter, actor: str, *, agility: bool, skill_roll: bool = True) -> list[tuple[str, int, str]]:
+    """ZC-WOUND-1, ZC-MULTI-1, ZC-BRAWL-1: the dice lost by a roll of this actor."""
+    out = wound_penalty(enc, actor)
+    a = enc.state.actors[actor]
+    extra = a.conditions.get("extra_actions", 0)
+    if skill_roll and extra:
+        out.append((f"{extra} extra action(s)", -extra * rules(enc).multi_action_dice, "ZC-MULTI-1"))
+    if agility and a.conditions.get("off_balance"):
+        out.append(("off balance", -a.conditions["off_balance"], "ZC-BRAWL-1"))
+        enc.emit(E.ConditionCleared(actor=actor, condition="off_balance", rule="ZC-BRAWL-1"))
+    return out
+
+
+def roll_initiative(enc: Encounter, actor: str) -> int:
+    """ZC-INIT-1: an Agilité roll (Joker explodes); one action per full 10, at least one."""
+    r = rules(enc)
+    code = code_of(sheet(enc, actor).attributes.agilite)
+    pens = pool_penalties(enc, actor, agility=True, skill_roll=False)
+    rolled = DCode(code.dice + sum(d for _, d, _ in pens), code.pips)
+    roll = roll_code(enc, actor, rolled, purpose="initiative (Agilité)", rule="ZC-INIT-1")
+    value = max(1, min(roll.total, enc.round_ticks - 1))
+    actions = max(1, value // r.points_per_action)
+    enc.emit(E.InitiativeSet(actor=actor, value=value, actions=actions, rule="ZC-INIT-1"))
+    return value
+
+
+def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
+    """ZC-INIT-1 / C-TIE-1: descending initiative; ties by Agilité, then Perception, then 1d6 roll-offs."""
+
+    def key(aid: str) -> tuple[int, int, int, int, int]:
+        at = sheet(enc, aid).attributes
+        ag, pe = code_of(at.agilite), code_of(at.perception)
+        return (-inits[aid], -ag.dice, -ag.pips, -pe.dice, -pe.pips)
+
+    out: list[str] = []
+    for _, group in itertools.groupby(sorted(inits, key=key), key=key):
+        tied = list(group)
+        out.extend(_roll_off(enc, tied) if len(tied) > 1 else tied)
+    if len(set(inits.values())) < len(inits):
+        enc.emit(E.TieBroken(order=out, rule="ZC-INIT-1"))
+    return out
+
+
+def _roll_off(enc: Encounter, group: list[str]) -> list[str]:
+    """C-TIE-1: 1d6 each, higher first, again among those still tied."""
+    rolls = {a: enc.roll(1, 6, actor=a, purpose="tie roll-off", rule="C-TIE-1")[0] for a in group}
+    out: list[str] = []
+    for face in sorted(set(rolls.values()), reverse=True):
+        same = [a for a in group if rolls[a] == face]
+        out.extend(_roll_off(enc, same) if len(same) > 1 else same)
+    return out
+
+
+def action_counts(enc: Encounter, actor: str, value: int, extra: int) -> list[int]:
+    """ZC-INIT-1 / ZC-MULTI-1: act at total, total-10, ...; extra actions follow, 10 apart (at least count 1)."""
+    r = rules(enc)
+    granted = max(1, value // r.points_per_action)
+    counts = [max(1, value - r.points_per_action * i) for i in range(granted + extra)]
+    if extra:
+        enc.emit(E.ConditionSet(actor=actor, condition="extra_actions", value=extra, rule="ZC-MULTI-1"))
+    book(enc).pending[actor] = counts
+    return counts
+
+
+def action_begins(enc: Encounter, actor: str) -> None:
+    """ZC-DEF-1 / ZC-DEF-2: a defence lasts until the defender's next action."""
+    a = enc.state.actors[actor]
+    for cond, rule in (("active_defence", "ZC-DEF-1"), ("partial_defence", "ZC-DEF-2")):
+        if cond in a.conditions:
+            enc.emit(E.ConditionCleared(actor=actor, condition=cond, rule=rule))
+
+
+# ------------------------------------------------------------ attack, defence
+
+
+def active_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool, defend: DefendPolicy) -> None:
+    """ZC-DEF-1: when attacked, spend a remaining action; the defence roll adds to the difficulty.
+
+    Dodge against anything; against a melee attack the better of Dodge,
+    Brawl and Melee (block, parry). It lasts until the defender's next
+    action or the end of the round; the action spent is its last pending one.
+    """
+    d = enc.state.actors[defender]
+    pending = book(enc).pending.get(defender, [])
+    if not pending or not d.can_act() or "active_defence" in d.conditions or "grabbed" in d.conditions:
+        return
+    if not defend(enc, defender, attacker):
+        return
+    pending.pop()
+    skills = ("dodge", "brawl", "melee") if melee else ("dodge",)
+    skill = max(skills, key=lambda s: (trait(enc, defender, s).dice, trait(enc, defender, s).pips))
+    enc.emit(
+        E.ActionDeclared(
+            actor=defender,
+            action="active_defence",
+            text=f"active defence ({skill}) against {attacker}, spending an action",
+            target=attacker,
+            policy=sheet(enc, defender).policy,
+            rule="ZC-DEF-1",
+        )
+    )
+    code = trait(enc, defender, skill)
+    pens = pool_penalties(enc, defender, agility=True)
+    roll = roll_code(
+        enc,
+        defender,
+        DCode(code.dice + sum(x for _, x, _ in pens), code.pips),
+        purpose=f"active defence ({skill})",
+        rule="ZC-DEF-1",
+    )
+    enc.emit(E.ConditionSet(actor=defender, condition="active_defence", value=roll.total, rule="ZC-DEF-1"))
+
+
+def partial_defence(enc: Encounter, actor: str) -> None:
+    """ZC-DEF-2: on its own action, a defence roll at -1D; it counts only above 10, replacing the base 10."""
+    r = rules(enc)
+    code = trait(enc, actor, "dodge")
+    pens = [*pool_penalties(enc, actor, agility=True), ("partial defence", -r.partial_defence_dice, "ZC-DEF-2")]
+    roll = roll_code(
+        enc,
+        actor,
+        DCode(code.dice + sum(x for _, x, _ in pens), code.pips),
+        purpose="partial defence (dodge -1D)",
+        rule="ZC-DEF-2",
+    )
+    if roll.total > r.partial_defence_floor:
+        enc.emit(E.ConditionSet(actor=actor, condition="partial_defence", value=roll.total, rule="ZC-DEF-2"))
+    else:
+        enc.emit(
+            E.Noted(
+                actor=actor,
+                text=f"partial defence {roll.total} is not above {r.partial_defence_floor}: it changes nothing",
+                rule="ZC-DEF-2",
+            )
+        )
+
+
+def base_difficulty(enc: Encounter, target: str) -> tuple[int, list[E.Modifier]]:
+    """ZC-ATK-1, ZC-DEF-2, ZC-DEF-1: passive 10, or the partial defence above 10; plus an active defence."""
+    t = enc.state.actors[target]
+    base = rules(enc).passive_defence
+    mods: list[E.Modifier] = []
+    if t.conditions.get("partial_defence", 0) > base:
+        mods.append(
+            E.Modifier(
+                name="partial defence replaces 10", value=t.conditions["partial_defence"] - base, rule="ZC-DEF-2"
+            )
+        )
+    if "active_defence" in t.conditions:
+        mods.append(E.Modifier(name="active defence", value=t.conditions["active_defence"], rule="ZC-DEF-1"))
+    return base, mods
+
+
+def range_band(enc: Encounter, weapon: Weapon, metres: int) -> str | None:
+    """ZC-RANGE-1: point blank (0-3 m), short, medium, long; None beyond long range."""
+    if metres <= rules(enc).point_blank_m:
+        return "point_blank"
+    short, medium, long = ranges_of(weapon)
+    for band, limit in (("short", short), ("medium", medium), ("long", long)):
+        if metres <= limit:
+            return band
+    return None
+
+
+def range_modifier(enc: Encounter, weapon: Weapon, band: str, metres: int) -> tuple[E.Modifier, int]:
+    """ZC-RANGE-1: the range modifier, or the machine-gun line (a difficulty, or an attack bonus)."""
+    r = rules(enc)
+    name = f"range {metres} m: {band.replace('_', ' ')}"
+    if weapon.type == "machine_gun":
+        value = r.machine_gun_modifiers[band]
+        if r.machine_gun_reading == "attack_bonus":
+            return E.Modifier(name=f"{name} (machine gun, to the attack)", value=0, rule="ZC-RANGE-1"), -value
+        return E.Modifier(name=f"{name} (machine gun)", value=value, rule="ZC-RANGE-1"), 0
+    return E.Modifier(name=name, value=r.range_modifiers[band], rule="ZC-RANGE-1"), 0
+
+
+def cover_modifiers(enc: Encounter, attacker: str, target: str) -> list[E.Modifier]:
+    """ZC-COVER-1: +1D poor light or 25 % hidden, +2D 50 %, +4D 75 %; dice rolled, no Joker."""
+    r = rules(enc)
+    t = enc.state.actors[target]
+    zone = cover_at(enc, pos(t))
+    out: list[E.Modifier] = []
+    light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+    if light in ("poor", "gloom", "dark"):
+        out.append(_modifier_dice(enc, attacker, r.poor_light_dice, name=f"{light} light", rule="ZC-COVER-1", sign=1))
+    if zone is not None and r.cover_dice.get(zone.level, 0):
+        out.append(
+            _modifier_dice(
+                enc,
+                attacker,
+                r.cover_dice[zone.level],
+                name=f"{zone.level.replace('_', ' ')} cover ({zone.name})",
+                rule="ZC-COVER-1",
+                sign=1,
+            )
+        )
+    return out
+
+
+def aim_bonus(enc: Encounter, attacker: str, target: str) -> list[tuple[str, int, str]]:
+    """ZC-AIM-1: +1D per round spent aiming at this target, at most +3D; spent by the shot."""
+    a = enc.state.actors[attacker]
+    if "aiming" not in a.conditions:
+        return []
+    dice = a.conditions["aiming"] if a.conditions.get("aim_target") == index_of(enc, target) else 0
+    enc.emit(E.ConditionCleared(actor=attacker, condition="aiming", rule="ZC-AIM-1"))
+    enc.emit(E.ConditionCleared(actor=attacker, condition="aim_target", rule="ZC-AIM-1"))
+    return [("aimed", dice, "ZC-AIM-1")] if dice else []
+
+
+def aim(enc: Encounter, actor: str, target: str) -> None:
+    """ZC-AIM-1: one more aiming die at this target (at most 3)."""
+    r = rules(enc)
+    a = enc.state.actors[actor]
+    same = a.conditions.get("aim_target") == index_of(enc, target)
+    dice = min(r.aim_max_dice, (a.conditions.get("aiming", 0) if same else 0) + r.aim_dice)
+    enc.emit(E.ConditionSet(actor=actor, condition="aim_target", value=index_of(enc, target), rule="ZC-AIM-1"))
+    enc.emit(E.ConditionSet(actor=actor, condition="aiming", value=dice, rule="ZC-AIM-1"))
+
+
+def called_shot(enc: Encounter, attacker: str, called: str | None) -> tuple[list[E.Modifier], int]:
+    """ZC-AIM-1: a called shot adds difficulty dice and damage points (head +1D / +12)."""
+    if not called:
+        return [], 0
+    dice, damage = rules(enc).called_shots[called]
+    return [_modifier_dice(enc, attacker, dice, name=f"called shot: {called}", rule="ZC-AIM-1", sign=1)], damage
+
+
+# ------------------------------------------------------------------ firearms
+
+
+def rounds_needed(enc: Encounter, actor: str, weapon: Weapon, mode: str, targets: int) -> int:
+    """ZC-FIRE-1: rounds a mode spends: semi-auto 2, a burst (SMG 1/5 of the magazine), a long burst all."""
+    r = rules(enc)
+    left = enc.state.actors[actor].ammo.get(weapon.name, 0)
+    if mode in ("single", "single_auto"):
+        return 1
+    if mode in ("semi", "semi_multi"):
+        return r.semi_auto_max_rounds if mode == "semi" else min(targets, r.semi_auto_max_rounds)
+    if mode == "suppressive":
+        return (
+            r.semi_auto_max_rounds if weapon.type in ("handgun", "rifle") else burst_size(weapon, r.assault_rifle_burst)
+        )
+    if mode in ("burst", "burst_multi"):
+        return burst_size(weapon, r.assault_rifle_burst)
+    return max(left, 1)  # long burst: the whole magazine
+
+
+def mode_legal(enc: Encounter, actor: str, weapon: Weapon, mode: str, targets: int) -> str | None:
+    """ZC-FIRE-1 / C-ILLEGAL-1: why a mode cannot be fired now (None: it can)."""
+    r = rules(enc)
+    if mode not in r.legal_modes.get(weapon.type, []):
+        return f"{weapon.name} ({weapon.type}) cannot fire {mode.replace('_', ' ')}"
+    if mode in ("semi_multi", "burst_multi") and targets < 2:
+        return f"{mode.replace('_', ' ')} needs several targets"
+    if mode in ("semi_multi",) and targets > r.semi_auto_max_rounds:
+        return f"semi-auto fires at most {r.semi_auto_max_rounds} rounds"
+    left = enc.state.actors[actor].ammo.get(weapon.name, 0)
+    need = rounds_needed(enc, actor, weapon, mode, targets)
+    if left < need or left <= 0:
+        return f"{weapon.name} has {left} round(s), {mode.replace('_', ' ')} needs {need}"
+    return None
+
+
+def mode_modifiers(enc: Encounter, attacker: str, mode: str, nth: int, rounds: int) -> tuple[list[E.Modifier], int]:
+    """ZC-FIRE-2: the mode's difficulty dice (rolled) and damage dice, for the nth target (0 first)."""
+    r = rules(enc)
+    diff, dmg = r.firing_modes[mode]
+    if mode == "semi":
+        diff, dmg = diff * (rounds - 1), dmg * (rounds - 1)
+    elif mode in ("semi_multi", "burst_multi"):
+        diff = diff * nth
+    if not diff:
+        return [], dmg
+    sign = 1 if diff > 0 else -1
+    return [_modifier_dice(enc, attacker, abs(diff), name=mode.replace("_", " "), rule="ZC-FIRE-2", sign=sign)], dmg
+
+
+def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
+    """ZC-FIRE-1, ZC-FIRE-2, ZC-RANGE-1, ZC-COVER-1, ZC-AIM-1, ZC-ATK-1, ZC-DEF-1/2: fire one mode at its targets."""
+    a = enc.state.actors[actor]
+    weapon = weapon_of(enc, actor, plan.weapon)
+    targets = [t for t in plan.targets if t in enc.state.actors and alive(enc.state.actors[t])]
+    if not targets:
+        enc.emit(E.ActionLost(actor=actor, reason="no target left", rule="C-ILLEGAL-1"))
+        return
+    why = mode_legal(enc, actor, weapon, plan.mode, len(targets))
+    if why is not None:
+        enc.emit(E.ActionLost(actor=actor, reason=why, rule="ZC-FIRE-1"))
+        return
+    rounds = rounds_needed(enc, actor, weapon, plan.mode, len(targets))
+    enc.emit(
+        E.AmmoSpent(actor=actor, weapon=weapon.name, rounds=rounds, left=a.ammo[weapon.name] - rounds, rule="ZC-FIRE-1")
+    )
+    if plan.partial:
+        partial_defence(enc, actor)
+    for nth, target in enumerate(targets):
+        t = enc.state.actors[target]
+        if not alive(t):
+            continue
+        metres = distance(pos(enc.state.actors[actor]), pos(t))
+        band = range_band(enc, weapon, metres)
+        if band is None:
+            enc.emit(
+                E.Noted(
+                    actor=actor,
+                    text=f"{target} is {metres} m away, beyond {weapon.name}'s long range: the shot is wasted",
+                    rule="ZC-RANGE-1",
+                )
+            )
+            continue
+        active_defence(enc, target, actor, melee=False, defend=defend)
+        base, mods = base_difficulty(enc, target)
+        rmod, bonus = range_modifier(enc, weapon, band, metres)
+        mods.append(rmod)
+        mods += cover_modifiers(enc, actor, target)
+        mmods, dmg_dice = mode_modifiers(enc, actor, plan.mode, nth, rounds)
+        mods += mmods
+        cmods, called_damage = called_shot(enc, actor, plan.called)
+        mods += cmods
+        pool = pool_penalties(enc, actor, agility=False) + aim_bonus(enc, actor, target)
+        if plan.partial:
+            pool.append(("partial defence", -rules(enc).partial_defence_dice, "ZC-DEF-2"))
+        skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
+        ev, _ = skill_test(
+            enc,
+            actor,
+            skill=skill,
+            code=trait(enc, actor, skill),
+            pool_mods=pool,
+            base=base,
+            modifiers=mods,
+            purpose=f"{weapon.name} {plan.mode.replace('_', ' ')} at {target}",
+            rule="ZC-ATK-1",
+            target=target,
+            stakes=plan.stakes,
+            bonus=bonus,
+        )
+        if ev.success:
+            damage(enc, actor, target, weapon, ev.margin, dmg_dice, called_damage, plan.called, plan.stakes)
+        enc.check_end()
+
+
+def reload(enc: Encounter, actor: str, weapon_name: str | None) -> None:
+    """ZC-FIRE-1: reloading takes an action and a spare magazine."""
+    w = weapon_of(enc, actor, weapon_name)
+    spare = enc.state.actors[actor].spare.get(w.name, 0)
+    if spare <= 0 or not w.magazine:
+        enc.emit(E.ActionLost(actor=actor, reason=f"no spare magazine for {w.name}", rule="C-ILLEGAL-1"))
+        return
+    enc.emit(E.Reloaded(actor=actor, weapon=w.name, rounds=w.magazine, spare_left=spare - 1, rule="ZC-FIRE-1"))
+
+
+# ------------------------------------------------------------ brawl, melee
+
+
+def strike(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
+    """ZC-BRAWL-1 / ZC-ATK-1: a blow or a manoeuvre at reach (1 m)."""
+    r = rules(enc)
+    target = plan.target
+    if target is None or target not in enc.state.actors or not alive(enc.state.actors[target]):
+        enc.emit(E.ActionLost(actor=actor, reason="no target left", rule="C-ILLEGAL-1"))
+        return
+    a, t = enc.state.actors[actor], enc.state.actors[target]
+    if distance(pos(a), pos(t)) > 1:
+        enc.emit(E.ActionLost(actor=actor, reason=f"{target} is out of reach", rule="C-ILLEGAL-1"))
+        return
+    weapon = weapon_of(enc, actor, plan.weapon) if plan.kind == "strike" else FISTS
+    skill = "melee" if weapon.type == "melee" else "brawl"
+    if plan.partial:
+        partial_defence(enc, actor)
+    active_defence(enc, target, actor, melee=True, defend=defend)
+    base, mods = base_difficulty(enc, target)
+    move = plan.manoeuvre if plan.kind == "manoeuvre" else None
+    if move is not None:
+        mods.append(
+            _modifier_dice(enc, actor, r.manoeuvres[move], name=move.replace("_", " "), rule="ZC-BRAWL-1", sign=1)
+        )
+    pool = pool_penalties(enc, actor, agility=True)
+    if plan.partial:
+        pool.append(("partial defence", -r.partial_defence_dice, "ZC-DEF-2"))
+    ev, _ = skill_test(
+        enc,
+        actor,
+        skill=skill,
+        code=trait(enc, actor, skill),
+        pool_mods=pool,
+        base=base,
+        modifiers=mods,
+        purpose=f"{move.replace('_', ' ') if move else weapon.name} on {target}",
+        rule="ZC-BRAWL-1" if move else "ZC-ATK-1",
+        target=target,
+        stakes=plan.stakes,
+    )
+    if not ev.success:
+        return
+    if move is None:
+        damage(enc, actor, target, weapon, ev.margin, 0, 0, None, plan.stakes)
+    else:
+        manoeuvre_effect(enc, actor, target, move)
+    enc.check_end()
+
+
+def manoeuvre_effect(enc: Encounter, actor: str, target: str, move: str) -> None:
+    """ZC-BRAWL-1: no damage; knock-down/trip: prone and -2D; push: 1 m back and -2D; grab/tackle: held."""
+    r = rules(enc)
+    if move in ("grab", "tackle"):
+        enc.emit(E.ConditionSet(actor=target, condition="grabbed", value=index_of(enc, actor), rule="ZC-BRAWL-1"))
+        enc.emit(E.ConditionSet(actor=actor, condition="grabbing", value=index_of(enc, target), rule="ZC-BRAWL-1"))
+        if move == "tackle":
+            enc.emit(E.ConditionSet(actor=target, condition="prone", rule="ZC-BRAWL-1"))
+        return
+    enc.emit(E.ConditionSet(actor=target, condition="off_balance", value=r.off_balance_dice, rule="ZC-BRAWL-1"))
+    if move in ("knock_down", "trip"):
+        enc.emit(E.ConditionSet(actor=target, condition="prone", rule="ZC-BRAWL-1"))
+    elif move == "push":
+        a, t = enc.state.actors[actor], enc.state.actors[target]
+        dx, dy = (t.x > a.x) - (t.x < a.x), (t.y > a.y) - (t.y < a.y)
+        m = enc.scenario.map
+        x, y = min(max(t.x + dx, 0), m.width - 1), min(max(t.y + dy, 0), m.height - 1)
+        enc.emit(E.Moved(actor=target, x=x, y=y, metres=t.moved + 1, initiative=enc.current_count(), rule="ZC-BRAWL-1"))
+
+
+def bite(enc: Encounter, actor: str, target: str | None) -> None:
+    """ZC-BRAWL-1: in later rounds a grabber deals Strength Damage only (Puissance dice, no pips, halved up)."""
+    a = enc.state.actors[actor]
+    if target is None or a.conditions.get("grabbing") != index_of(enc, target) or target not in enc.state.actors:
+        enc.emit(E.ActionLost(actor=actor, reason="holds nobody", rule="C-ILLEGAL-1"))
+        return
+    t = enc.state.actors[target]
+    if not alive(t) or t.conditions.get("grabbed") != index_of(enc, actor):
+        enc.emit(E.ActionLost(actor=actor, reason=f"{target} is no longer held", rule="C-ILLEGAL-1"))
+        return
+    pui = code_of(sheet(enc, actor).attributes.puissance)
+    code = DCode((pui.dice + 1) // 2, 0)
+    roll = roll_code(enc, actor, code, purpose=f"Strength Damage on {target} ({code})", rule="ZC-BRAWL-1")
+    total = roll.total
+    enc.emit(
+        E.DamageRolled(
+            actor=actor,
+            target=target,
+            dice_total=roll.dice_total,
+            bonus=0,
+            total=total,
+            kind="physical",
+            rule="ZC-BRAWL-1",
+            modifiers=[E.Modifier(name=f"Strength Damage {code}", value=0, rule="ZC-BRAWL-1")],
+        )
+    )
+    if sheet(enc, actor).undead:
+        enc.emit(
+            E.Noted(actor=target, text="bitten by the dead: infection is a possible complication", rule="ZC-BRAWL-1")
+        )
+    resist(enc, target, total, stakes=1)
+    enc.check_end()
+
+
+def escape(enc: Encounter, actor: str) -> None:
+    """ZC-BRAWL-1: a held actor may only try to escape: opposed Puissance, costing its action."""
+    a = enc.state.actors[actor]
+    if "grabbed" not in a.conditions:
+        enc.emit(E.ActionLost(actor=actor, reason="is not held", rule="C-ILLEGAL-1"))
+        return
+    holder = actor_at(enc, a.conditions["grabbed"])
+    mine = code_of(sheet(enc, actor).attributes.puissance)
+    theirs = code_of(sheet(enc, holder).attributes.puissance)
+    pens = pool_penalties(enc, actor, agility=False)
+    r1 = roll_code(
+        enc,
+        actor,
+        DCode(mine.dice + sum(x for _, x, _ in pens), mine.pips),
+        purpose=f"escape from {holder} (Puissance)",
+        rule="ZC-BRAWL-1",
+    )
+    r2 = roll_code(
+        enc,
+        holder,
+        DCode(theirs.dice + sum(x for _, x, _ in wound_penalty(enc, holder)), theirs.pips),
+        purpose=f"hold {actor} (Puissance)",
+        rule="ZC-BRAWL-1",
+    )
+    ok = r1.total > r2.total
+    enc.emit(
+        E.SkillTested(
+            actor=actor,
+            rule="ZC-BRAWL-1",
+            skill=f"escape (Puissance {mine})",
+            kept=mine.dice,
+            dice_total=r1.dice_total,
+            difficulty=r2.total + 1,
+            difficulty_base=r2.total + 1,
+            total=r1.total,
+            success=ok,
+            margin=r1.total - r2.total - 1,
+            target=holder,
+        )
+    )
+    if ok:
+        release(enc, actor)
+
+
+def release(enc: Encounter, held: str) -> None:
+    """ZC-BRAWL-1: the hold ends (escape, or the holder is down)."""
+    a = enc.state.actors[held]
+    if "grabbed" in a.conditions:
+        holder = actor_at(enc, a.conditions["grabbed"])
+        enc.emit(E.ConditionCleared(actor=held, condition="grabbed", rule="ZC-BRAWL-1"))
+        if enc.state.actors[holder].conditions.get("grabbing") == index_of(enc, held):
+            enc.emit(E.ConditionCleared(actor=holder, condition="grabbing", rule="ZC-BRAWL-1"))
+
+
+def stand_up(enc: Encounter, actor: str) -> None:
+    """ZC-BRAWL-1: standing up after a knock-down or a trip costs an action."""
+    enc.emit(E.ConditionCleared(actor=actor, condition="prone", rule="ZC-BRAWL-1"))
+
+
+# ------------------------------------------------------- damage and wounds
+
+
+def damage(
+    enc: Encounter,
+    actor: str,
+    target: str,
+    weapon: Weapon,
+    margin: int,
+    mode_dice: int,
+    called_damage: int,
+    called: str | None,
+    stakes: int,
+) -> None:
+    """ZC-DMG-1 / ZC-FIRE-2: weapon code + mode dice (never below 1D) + the margin (option: margin // 5)."""
+    r = rules(enc)
+    pui = code_of(sheet(enc, actor).attributes.puissance)
+    base = parse_damage(weapon.damage, pui)
+    code = DCode(max(r.min_damage_dice, base.dice + mode_dice), base.pips)
+    mods = [E.Modifier(name=f"{weapon.name} {base}", value=0, rule="ZC-DMG-1")]
+    if mode_dice:
+        mods.append(E.Modifier(name=f"firing mode {mode_dice:+d}D -> {code}", value=0, rule="ZC-FIRE-2"))
+    added = margin if r.margin_damage == "full" else margin // 5
+    mods.append(
+        E.Modifier(
+            name="margin of success" + (" / 5" if r.margin_damage != "full" else ""), value=added, rule="ZC-DMG-1"
+        )
+    )
+    if called_damage:
+        mods.append(E.Modifier(name=f"called shot: {called}", value=called_damage, rule="ZC-AIM-1"))
+    roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code})", rule="ZC-DMG-1")
+    bonus = code.pips + added + called_damage
+    total = max(0, roll.dice_total + bonus)
+    enc.emit(
+        E.DamageRolled(
+            actor=actor,
+            target=target,
+            dice_total=roll.dice_total,
+            bonus=bonus,
+            total=total,
+            kind="physical",
+            rule="ZC-DMG-1",
+            modifiers=mods,
+        )
+    )
+    resist(enc, target, total, stakes=stakes)
+
+
+def resist(enc: Encounter, target: str, total: int, *, stakes: int) -> None:
+    """ZC-RES-1: resistance = Puissance + armour (no wound penalty); CP may be bought after the roll."""
+    s = sheet(enc, target)
+    pui, armour = code_of(s.attributes.puissance), code_of(s.armour)
+    code = DCode.of(pui.dice + armour.dice, pui.pips + armour.pips)
+    roll = roll_code(enc, target, code, purpose=f"resistance ({code})", rule="ZC-RES-1")
+    # policy: buy CP when the hit would otherwise incapacitate or worse
+    bands = rules(enc).wound_bands
+    if total - roll.total > bands[1]:
+        n = cp_wanted(enc, target, total - roll.total - bands[1], max(stakes, 1))
+        if n:
+            spend_cp(enc, target, roll, n, purpose=f"resistance ({code})")
+    what = f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else "")
+    parts = [E.Modifier(name=f"resistance roll ({what})", value=roll.total, rule="ZC-RES-1")]
+    enc.emit(E.ThresholdComputed(actor=target, value=roll.total, parts=parts, rule="ZC-RES-1"))
+    wound(enc, target, total, roll.total)
+
+
+def level_for(enc: Encounter, excess: int) -> int:
+    """ZC-WOUND-1: damage - resistance -> level.
+
+    1-3 Stunned, 4-8 Wounded, 9-12 Incapacitated, 13-15 Mortally Wounded, 16+ Dead.
+    """
+    b = rules(enc).wound_bands
+    if excess <= b[0]:
+        return STUNNED
+    if excess <= b[1]:
+        return WOUNDED
+    if excess <= b[2]:
+        return INCAPACITATED
+    if excess <= b[3]:
+        return MORTALLY
+    return DEAD
+
+
+def wound(enc: Encounter, target: str, damage_total: int, resistance: int) -> None:
+    """ZC-WOUND-1: mark the ladder; a hit at or below the current level still raises it one level."""
+    a = enc.state.actors[target]
+    excess = damage_total - resistance
+    if excess <= 0 or "dead" in a.conditions:
+        if excess <= 0:
+            enc.emit(
+                E.Noted(
+                    actor=target, text=f"shrugs off {damage_total} damage (resistance {resistance})", rule="ZC-WOUND-1"
+                )
+            )
+        return
+    level = level_for(enc, excess)
+    current = worst_level(a)
+    if level <= current:
+        level = current + 1
+    level = min(level, DEAD)
+    enc.emit(
+        E.WoundMarked(
+            actor=target,
+            monitor=WOUNDS,
+            level=level,
+            level_name=WOUND_LEVELS[level],
+            damage=damage_total,
+            threshold=resistance,
+            rule="ZC-WOUND-1",
+        )
+    )
+    wound_effects(enc, target, level)
+
+
+def wound_effects(enc: Encounter, actor: str, level: int) -> None:
+    """ZC-WOUND-1: Stunned lasts this round and next; Incapacitated: stamina vs 15; Mortally: unconscious; Dead."""
+    r = rules(enc)
+    s = sheet(enc, actor)
+    if level == STUNNED:
+        book(enc).stunned_until[actor] = enc.round + 1
+        return
+    if level < INCAPACITATED:
+        return
+    for cond in ("grabbing", "grabbed"):
+        if cond in enc.state.actors[actor].conditions:
+            other = actor_at(enc, enc.state.actors[actor].conditions[cond])
+            release(enc, actor if cond == "grabbed" else other)
+    if level >= DEAD or (s.undead and level >= MORTALLY):
+        cause = "destroyed" if s.undead else "killed outright (16+ over resistance)"
+        enc.emit(E.ActorDied(actor=actor, cause=cause, rule="ZC-WOUND-1"))
+        return
+    if level == MORTALLY:
+        for cond in ("hanging_on", "incapacitated"):
+            if cond in enc.state.actors[actor].conditions:
+                enc.emit(E.ConditionCleared(actor=actor, condition=cond, rule="ZC-WOUND-1"))
+        if "unconscious" not in enc.state.actors[actor].conditions:
+            enc.emit(E.ConditionSet(actor=actor, condition="unconscious", rule="ZC-WOUND-1"))
+        enc.emit(E.ConditionSet(actor=actor, condition="mortally_wounded", value=enc.round, rule="ZC-WOUND-1"))
+        book(enc).mortal_since[actor] = (enc.now_seconds, enc.round)
+        return
+    if s.undead:
+        enc.emit(E.ConditionSet(actor=actor, condition="incapacitated", rule="ZC-WOUND-1"))
+        return
+    code = trait(enc, actor, "stamina")
+    roll = roll_code(enc, actor, code, purpose=f"stamina vs {r.stamina_difficulty} (Incapacitated)", rule="ZC-WOUND-1")
+    ok = roll.total >= r.stamina_difficulty
+    enc.emit(
+        E.SkillTested(
+            actor=actor,
+            rule="ZC-WOUND-1",
+            skill=f"stamina {code}",
+            kept=code.dice,
+            dice_total=roll.dice_total,
+            difficulty=r.stamina_difficulty,
+            difficulty_base=r.stamina_difficulty,
+            total=roll.total,
+            success=ok,
+            margin=roll.total - r.stamina_difficulty,
+        )
+    )
+    if ok:
+        enc.emit(
+            E.ConditionSet(
+                actor=actor, condition="hanging_on", value=r.wound_penalties[INCAPACITATED], rule="ZC-WOUND-1"
+            )
+        )
+        return
+    faces = enc.roll(
+        r.unconscious_dice, 6, actor=actor, purpose=f"minutes unconscious ({r.unconscious_dice}D)", rule="ZC-WOUND-1"
+    )
+    until = enc.now_seconds + 60 * sum(faces)
+    book(enc).unconscious_until[actor] = until
+    enc.emit(E.ConditionSet(actor=actor, condition="unconscious", value=sum(faces), until=until, rule="ZC-WOUND-1"))
+
+
+def end_of_round(enc: Encounter, rnd: int) -> None:
+    """ZC-DEF-1/2, ZC-MULTI-1, ZC-WOUND-1: defences and extra actions end; Stunned fades; mortal rolls."""
+    b = book(enc)
+    b.pending.clear()
+    for aid, a in enc.state.actors.items():
+        for cond, rule in (
+            ("active_defence", "ZC-DEF-1"),
+            ("partial_defence", "ZC-DEF-2"),
+            ("extra_actions", "ZC-MULTI-1"),
+        ):
+            if cond in a.conditions:
+                enc.emit(E.ConditionCleared(actor=aid, condition=cond, rule=rule))
+        if b.stunned_until.get(aid, 10**9) <= rnd:
+            del b.stunned_until[aid]
+            if a.monitors[WOUNDS].marked[STUNNED] and "dead" not in a.conditions:
+                enc.emit(
+                    E.WoundHealed(actor=aid, monitor=WOUNDS, level=STUNNED, to_level=-1, boxes=1, rule="ZC-WOUND-1")
+                )
+    for aid in list(b.mortal_since):
+        mortal_roll(enc, aid)
+
+
+def mortal_roll(enc: Encounter, actor: str) -> bool:
+    """ZC-WOUND-1: each round a Mortally Wounded actor rolls Puissance; below the time spent so, it dies.
+
+    The time is counted in whole minutes (option ``mortal_unit = "rounds"``:
+    rounds). Returns True when the actor died.
+    """
+    b = book(enc)
+    a = enc.state.actors[actor]
+    if "dead" in a.conditions or "mortally_wounded" not in a.conditions:
+        b.mortal_since.pop(actor, None)
+        return False
+    since_sec, since_round = b.mortal_since[actor]
+    if rules(enc).mortal_unit == "rounds":
+        spent = (
+            enc.round - since_round
+            if not enc.in_aftermath
+            else int((enc.now_seconds - since_sec) // enc.system.round_seconds)
+        )
+        unit = "rounds"
+    else:
+        spent = int((enc.now_seconds - since_sec) // 60)
+        unit = "minutes"
+    code = code_of(sheet(enc, actor).attributes.puissance)
+    roll = roll_code(enc, actor, code, purpose=f"mortal wound: Puissance vs {spent} {unit} spent", rule="ZC-WOUND-1")
+    if roll.total < spent:
+        enc.emit(
+            E.ActorDied(
+                actor=actor, cause=f"mortal wound: Puissance {roll.total} below {spent} {unit}", rule="ZC-WOUND-1"
+            )
+        )
+        b.mortal_since.pop(actor, None)
+        return True
+    return False
+
+
+# -------------------------------------------------- the clock after the fight
+
+
+def medicine_test(enc: Encounter, patient: str, medic: str | None, code: DCode) -> bool:
+    """ZC-HEAL-1: Medicine vs Stunned 10, Wounded 15, Incapacitated 20, Mortally Wounded 30; a success heals a level."""
+    r = rules(enc)
+    level = worst_level(enc.state.actors[patient])
+    if level < 0 or level >= DEAD:
+        return False
+    who = medic or "medic"
+    diff = r.medicine_difficulty[level]
+    roll = roll_code(enc, who, code, purpose=f"Medicine on {patient} ({WOUND_LEVELS[level]})", rule="ZC-HEAL-1")
+    ok = not roll.automatic_failure and roll.total >= diff
+    enc.emit(
+        E.SkillTested(
+            actor=who,
+            rule="ZC-HEAL-1",
+            skill=f"medicine {code}",
+            kept=code.dice,
+            dice_total=roll.dice_total,
+            difficulty=diff,
+            difficulty_base=diff,
+            total=roll.total,
+            success=ok,
+            margin=roll.total - diff,
+            target=patient,
+        )
+    )
+    if ok:
+        heal_level(enc, patient, "ZC-HEAL-1")
+    return ok
+
+
+def heal_level(enc: Encounter, actor: str, rule: str) -> None:
+    """ZC-HEAL-1: the worst level drops one (Wounded heals outright); conditions follow."""
+    a = enc.state.actors[actor]
+    m = a.monitors[WOUNDS]
+    level = m.worst()
+    if level < 0:
+        return
+    to = level - 1 if level > WOUNDED else -1
+    if to >= 0 and m.marked[to] >= m.boxes[to]:
+        to = -1
+    enc.emit(E.WoundHealed(actor=actor, monitor=WOUNDS, level=level, to_level=to, boxes=1, rule=rule))
+    if level == MORTALLY:
+        book(enc).mortal_since.pop(actor, None)
+        enc.emit(E.ConditionCleared(actor=actor, condition="mortally_wounded", rule=rule))
+    if level == INCAPACITATED:
+        for cond in ("hanging_on", "unconscious", "incapacitated"):
+            if cond in enc.state.actors[actor].conditions:
+                enc.emit(E.ConditionCleared(actor=actor, condition=cond, rule=rule))
+
+
+def natural_healing_roll(enc: Encounter, actor: str) -> bool:
+    """ZC-HEAL-1: after the rest, Puissance vs 6 (Wounded) or 8 (Incapacitated, Mortally Wounded)."""
+    level = worst_level(enc.state.actors[actor])
+    days, diff = rules(enc).natural_healing[level - 1]
+    code = code_of(sheet(enc, actor).attributes.puissance)
+    roll = roll_code(
+        enc, actor, code, purpose=f"natural healing after {days} days ({WOUND_LEVELS[level]})", rule="ZC-HEAL-1"
+    )
+    ok = roll.total >= diff
+    enc.emit(
+        E.SkillTested(
+            actor=actor,
+            rule="ZC-HEAL-1",
+            skill=f"natural healing (Puissance {code})",
+            kept=code.dice,
+            dice_total=roll.dice_total,
+            difficulty=diff,
+            difficulty_base=diff,
+            total=roll.total,
+            success=ok,
+            margin=roll.total - diff,
+        )
+    )
+    if ok:
+        heal_level(enc, actor, "ZC-HEAL-1")
+    return ok
+
+
+def medic_code(enc: Encounter, spec: Any) -> tuple[str | None, DCode | None]:
+    """Who treats in the aftermath and with what Medicine code (a sheet's, or the scenario's dice)."""
+    if spec.care == "none":
+        return None, None
+    medic = spec.medic
+    if medic in enc.actor_specs:
+        m = enc.state.actors.get(medic)
+        if m is None or not m.can_act():
+            return None, None
+        return medic, trait(enc, medic, "medicine")
+    return medic, DCode(spec.medicine, 0) if spec.medicine else None

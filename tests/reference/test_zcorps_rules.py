@@ -1,0 +1,555 @@
+"""Z-Corps worked examples, one (or more) per ZC rule ID, with scripted dice.
+
+Seed text: shared/seeds/000_8667c09cf01a5ff4.txt; readings: RULES.md section ZC.
+Each test builds a two-actor encounter, scripts the faces in the order the
+engine draws them (plain dice, then the Joker and its rerolls, then CP dice:
+systems/zcorps/dice.py) and calls the rule's resolution function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import events as E
+from engine.dice import ScriptedDice
+from engine.encounter import Encounter
+from engine.scenario import load_scenario
+from engine.system import get_system
+from systems.zcorps import resolution as R
+from systems.zcorps.odds import DCode
+from systems.zcorps.rules import RULE_IDS, WOUNDS
+
+SCENARIO = """
+system = "zcorps"
+name = "worked example"
+[map]
+width = 40
+height = 10
+cover = [{ name = "wall", x = 30, y = 0, w = 2, h = 10, level = "half" }]
+[[sides]]
+id = "a"
+[[sides]]
+id = "b"
+[[actors]]
+id = "ann"
+side = "a"
+position = [1, 1]
+attributes = { agilite = "3D+2", adresse = "3D", puissance = "3D", perception = "3D" }
+skills = { firearms = "3D", dodge = "3D", brawl = "3D" }
+armour = "1D+1"
+cp = 5
+cojones = 1
+weapons = [
+  { name = "smg", type = "smg", damage = "4D", magazine = 30, spare = 1 },
+  { name = "shotgun", type = "shotgun", damage = "5D", magazine = 6 },
+  { name = "rifle", type = "assault_rifle", damage = "5D", magazine = 30 },
+  { name = "mg", type = "machine_gun", damage = "6D", magazine = 100 },
+]
+[[actors]]
+id = "bob"
+side = "b"
+position = [2, 1]
+attributes = { agilite = "3D", adresse = "3D", puissance = "4D+1", perception = "3D" }
+skills = { dodge = "3D", brawl = "3D" }
+"""
+
+
+def encounter(tmp_path: Path, faces: Sequence[int], rules: str = "") -> tuple[Encounter, list[E.Event]]:
+    text = SCENARIO.replace('name = "worked example"', f'name = "worked example"\n{rules}')
+    path = tmp_path / "zc.toml"
+    path.write_text(text, encoding="utf-8")
+    seen: list[E.Event] = []
+    enc = Encounter(
+        get_system("zcorps"),
+        load_scenario(path),
+        seed="worked",
+        dice=ScriptedDice(faces),
+        listeners=[lambda seq, rnd, count, sec, ev: seen.append(ev)],
+    )
+    enc.emit(enc.header())
+    enc.round = 1
+    enc.emit(E.RoundStarted(round=1))
+    for spec in enc.scenario.actors:
+        enc.emit(enc.system.entered(enc, spec))
+    seen.clear()
+    return enc, seen
+
+
+def of(seen: list[E.Event], kind: type[Any]) -> list[Any]:
+    return [e for e in seen if isinstance(e, kind)]
+
+
+ZC_RULES_OF_RULES_MD = [
+    "ZC-DICE-1",
+    "ZC-WILD-1",
+    "ZC-WILD-2",
+    "ZC-CP-1",
+    "ZC-COJ-1",
+    "ZC-DIFF-1",
+    "ZC-INIT-1",
+    "ZC-MULTI-1",
+    "ZC-ATK-1",
+    "ZC-DEF-1",
+    "ZC-DEF-2",
+    "ZC-RANGE-1",
+    "ZC-COVER-1",
+    "ZC-AIM-1",
+    "ZC-FIRE-1",
+    "ZC-FIRE-2",
+    "ZC-BRAWL-1",
+    "ZC-DMG-1",
+    "ZC-RES-1",
+    "ZC-WOUND-1",
+    "ZC-HEAL-1",
+]
+
+
+def test_rule_ids_lists_every_zc_rule_of_rules_md_in_rulebook_order() -> None:
+    assert list(RULE_IDS) == ZC_RULES_OF_RULES_MD
+
+
+def test_every_zc_rule_id_has_a_worked_example_here() -> None:
+    names = {n for n in globals() if n.startswith("test_zc_")}
+    for rid in RULE_IDS:
+        prefix = "test_" + rid.lower().replace("-", "_") + "_"
+        assert any(n.startswith(prefix) for n in names), rid
+
+
+# --------------------------------------------------------------- ZC-DICE-1
+
+
+def test_zc_dice_1_3d_plus_1_rolls_two_plain_dice_a_joker_and_adds_the_pips(tmp_path: Path) -> None:
+    enc, _seen = encounter(tmp_path, [4, 2, 5])
+    roll = R.roll_code(enc, "ann", DCode(3, 1), purpose="test", rule="ZC-DICE-1")
+    assert roll.total == 4 + 2 + 5 + 1
+
+
+def test_zc_dice_1_three_pips_make_a_die_and_a_0d_pool_fails_automatically(tmp_path: Path) -> None:
+    assert DCode.of(4, 3) == DCode(5, 0)
+    enc, seen = encounter(tmp_path, [])
+    roll = R.roll_code(enc, "ann", DCode(0, 2), purpose="test", rule="ZC-DICE-1")
+    assert roll.automatic_failure and roll.total == 0
+    assert [n.text for n in of(seen, E.Noted)] == ["test: a pool of 0D+2 has no dice: automatic failure"]
+    assert not of(seen, E.DiceRolled)
+
+
+# --------------------------------------------------------------- ZC-WILD-1
+
+
+def test_zc_wild_1_3d_plus_1_with_4_2_and_joker_6_6_3_totals_22(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [4, 2, 6, 6, 3])
+    roll = R.roll_code(enc, "ann", DCode(3, 1), purpose="test", rule="ZC-DICE-1")
+    assert roll.total == 22
+    plain, joker = of(seen, E.DiceRolled)
+    assert (plain.faces, plain.fates, plain.first) == ([4, 2], ["kept", "kept"], 0)
+    assert (joker.faces, joker.fates, joker.first, joker.rule) == (
+        [6, 6, 3],
+        ["exploded", "exploded", "kept"],
+        2,
+        "ZC-WILD-1",
+    )
+
+
+# --------------------------------------------------------------- ZC-WILD-2
+
+
+def test_zc_wild_2_3d_with_5_3_and_joker_1_cancels_the_5_and_totals_4(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [5, 3, 1])
+    roll = R.roll_code(enc, "ann", DCode(3, 0), purpose="shot", rule="ZC-ATK-1")
+    assert roll.total == 4
+    plain, joker = of(seen, E.DiceRolled)
+    assert plain.fates == ["cancelled", "kept"] and plain.rule == "ZC-WILD-2"
+    assert joker.faces == [1] and joker.rule == "ZC-WILD-2"
+    assert [n.text for n in of(seen, E.Noted)] == ["shot: Joker 1 cancels the highest die (5); possible complication"]
+
+
+def test_zc_wild_2_in_a_1d_pool_the_1_and_the_pips_remain(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [1])
+    assert R.roll_code(enc, "ann", DCode(1, 2), purpose="t", rule="ZC-DICE-1").total == 3
+
+
+# ----------------------------------------------------------------- ZC-CP-1
+
+
+def test_zc_cp_1_a_cp_joker_showing_1_is_a_plain_1(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [3, 4, 1])
+    roll = R.roll_code(enc, "ann", DCode(2, 0), purpose="shot", rule="ZC-ATK-1")
+    R.spend_cp(enc, "ann", roll, 1, purpose="shot")
+    assert roll.total == 8
+    assert roll.cancelled is None
+    spent = of(seen, E.ResourceSpent)
+    assert [(s.resource, s.amount, s.left, s.rule) for s in spent] == [("cp", 1, 4, "ZC-CP-1")]
+    cp_die = of(seen, E.DiceRolled)[-1]
+    assert (cp_die.faces, cp_die.fates, cp_die.rule) == ([1], ["kept"], "ZC-CP-1")
+
+
+def test_zc_cp_1_three_cp_one_joker_that_explodes(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [2, 2, 4, 5, 6, 2])
+    roll = R.roll_code(enc, "ann", DCode(2, 0), purpose="shot", rule="ZC-ATK-1")
+    R.spend_cp(enc, "ann", roll, 3, purpose="shot")
+    assert roll.total == 2 + 2 + 4 + 5 + 6 + 2
+    assert [d.fates for d in of(seen, E.DiceRolled)[2:]] == [["kept", "kept"], ["exploded", "kept"]]
+
+
+def test_zc_cp_1_policy_buys_cp_only_with_stakes_and_at_most_three(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [])
+    assert R.cp_wanted(enc, "ann", 2, stakes=1) == 1
+    assert R.cp_wanted(enc, "ann", 9, stakes=1) == 3
+    assert R.cp_wanted(enc, "ann", 10, stakes=1) == 0
+    assert R.cp_wanted(enc, "ann", 2, stakes=0) == 0
+
+
+# ---------------------------------------------------------------- ZC-COJ-1
+
+
+def test_zc_coj_1_cojones_turn_3d_plus_2_into_6d_plus_4_with_one_joker(tmp_path: Path) -> None:
+    # 6D+4 normalises to 7D+1 (ZC-DICE-1): six plain dice and one Joker.
+    enc, seen = encounter(tmp_path, [1, 1, 1, 1, 1, 1, 2])
+    ev, roll = R.skill_test(
+        enc,
+        "ann",
+        skill="firearms",
+        code=DCode(3, 2),
+        pool_mods=[],
+        base=40,
+        modifiers=[],
+        purpose="shot",
+        rule="ZC-ATK-1",
+        stakes=2,
+    )
+    assert roll.code == DCode(7, 1)
+    assert ev.skill == "firearms 3D+2 doubled by Cojones = 7D+1"
+    assert ev.total == 6 + 2 + 1
+    plain, joker = of(seen, E.DiceRolled)
+    assert len(plain.faces) == 6 and len(joker.faces) == 1
+    assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
+
+
+def test_zc_coj_1_cojones_reroll_a_failed_test_and_the_new_roll_counts(tmp_path: Path) -> None:
+    # odds of 3D vs 8 are above one half: no doubling; the failed roll is rerolled.
+    enc, seen = encounter(tmp_path, [1, 1, 2, 4, 4, 3])
+    enc.emit(E.ResourceSpent(actor="ann", resource="cp", amount=5, left=0, rule="ZC-CP-1"))  # no CP left
+    seen.clear()
+    ev, _roll = R.skill_test(
+        enc,
+        "ann",
+        skill="firearms",
+        code=DCode(3, 0),
+        pool_mods=[],
+        base=8,
+        modifiers=[],
+        purpose="shot",
+        rule="ZC-ATK-1",
+        stakes=2,
+    )
+    tests = of(seen, E.SkillTested)
+    assert [(t.total, t.success) for t in tests] == [(4, False), (11, True)]
+    assert ev.skill == "firearms 3D (Cojones reroll)"
+    assert [s.resource for s in of(seen, E.ResourceSpent)] == ["cojones"]
+
+
+# --------------------------------------------------------------- ZC-DIFF-1
+
+
+def test_zc_diff_1_combat_difficulty_never_drops_below_3(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [2, 2, 2])
+    mod = E.Modifier(name="point blank", value=-9, rule="ZC-RANGE-1")
+    ev, _ = R.skill_test(
+        enc,
+        "ann",
+        skill="firearms",
+        code=DCode(3, 0),
+        pool_mods=[],
+        base=10,
+        modifiers=[mod],
+        purpose="shot",
+        rule="ZC-ATK-1",
+    )
+    assert ev.difficulty == 3
+    assert ev.modifiers[-1] == E.Modifier(name="never below 3", value=2, rule="ZC-DIFF-1")
+    assert ev.difficulty == ev.difficulty_base + sum(m.value for m in ev.modifiers)
+
+
+# --------------------------------------------------------------- ZC-INIT-1
+
+
+def test_zc_init_1_initiative_23_acts_at_23_and_13(tmp_path: Path) -> None:
+    # Agilité 3D+2: plain 6, 5; Joker 6 -> 4: 6 + 5 + 6 + 4 + 2 = 23.
+    enc, seen = encounter(tmp_path, [6, 5, 6, 4])
+    assert R.roll_initiative(enc, "ann") == 23
+    assert of(seen, E.InitiativeSet)[0].actions == 2
+    assert R.action_counts(enc, "ann", 23, 0) == [23, 13]
+
+
+# -------------------------------------------------------------- ZC-MULTI-1
+
+
+def test_zc_multi_1_an_extra_action_costs_1d_on_skill_rolls_not_resistance(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [])
+    assert R.action_counts(enc, "ann", 13, 1) == [13, 3]
+    assert R.pool_penalties(enc, "ann", agility=False) == [("1 extra action(s)", -1, "ZC-MULTI-1")]
+    assert R.pool_penalties(enc, "ann", agility=False, skill_roll=False) == []
+
+
+# ---------------------------------------------------------------- ZC-ATK-1
+
+
+def test_zc_atk_1_passive_defence_is_10_and_a_hit_meets_it(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [4, 3, 3])
+    base, mods = R.base_difficulty(enc, "bob")
+    assert (base, mods) == (10, [])
+    ev, _ = R.skill_test(
+        enc,
+        "ann",
+        skill="firearms",
+        code=DCode(3, 0),
+        pool_mods=[],
+        base=base,
+        modifiers=mods,
+        purpose="shot",
+        rule="ZC-ATK-1",
+    )
+    assert (ev.total, ev.success, ev.margin) == (10, True, 0)
+
+
+# ---------------------------------------------------------------- ZC-DEF-1
+
+
+def test_zc_def_1_active_defence_of_8_makes_18_until_the_defenders_next_action(tmp_path: Path) -> None:
+    enc, _seen = encounter(tmp_path, [3, 2, 3])  # bob's dodge 3D: 3 + 2 + Joker 3 = 8
+    R.book(enc).pending["bob"] = [12, 2]
+    R.active_defence(enc, "bob", "ann", melee=False, defend=lambda e, d, a: True)
+    assert R.book(enc).pending["bob"] == [12]  # the last pending action is spent
+    base, mods = R.base_difficulty(enc, "bob")
+    assert base + sum(m.value for m in mods) == 18
+    R.action_begins(enc, "bob")
+    base, mods = R.base_difficulty(enc, "bob")
+    assert base + sum(m.value for m in mods) == 10
+
+
+def test_zc_def_1_no_action_left_no_active_defence(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [])
+    R.book(enc).pending["bob"] = []
+    R.active_defence(enc, "bob", "ann", melee=False, defend=lambda e, d, a: True)
+    assert seen == []
+
+
+# ---------------------------------------------------------------- ZC-DEF-2
+
+
+def test_zc_def_2_a_partial_defence_of_9_changes_nothing(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [5, 4])  # dodge 3D -1D = 2D: 5 + Joker 4 = 9
+    R.partial_defence(enc, "ann")
+    assert [n.text for n in of(seen, E.Noted)] == ["partial defence 9 is not above 10: it changes nothing"]
+    assert R.base_difficulty(enc, "ann") == (10, [])
+
+
+def test_zc_def_2_a_partial_defence_of_12_replaces_the_base_10(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [5, 6, 1])  # dodge 3D -1D = 2D: 5 + Joker 6 -> 1 = 12
+    R.partial_defence(enc, "ann")
+    base, mods = R.base_difficulty(enc, "ann")
+    assert base + sum(m.value for m in mods) == 12
+
+
+# -------------------------------------------------------------- ZC-RANGE-1
+
+
+def test_zc_range_1_bands_and_the_machine_gun_line(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [])
+    smg = R.weapon_of(enc, "ann", "smg")
+    mg = R.weapon_of(enc, "ann", "mg")
+    assert [R.range_band(enc, smg, m) for m in (3, 4, 16, 76)] == ["point_blank", "short", "medium", None]
+    assert R.range_modifier(enc, smg, "point_blank", 2)[0].value == -5
+    assert R.range_modifier(enc, mg, "point_blank", 2)[0].value == 10
+    assert R.range_modifier(enc, mg, "long", 200)[0].value == -5
+
+
+def test_zc_range_1_machine_gun_attack_bonus_option(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [], rules='[rules]\nmachine_gun_reading = "attack_bonus"')
+    mg = R.weapon_of(enc, "ann", "mg")
+    mod, bonus = R.range_modifier(enc, mg, "long", 200)
+    assert (mod.value, bonus) == (0, 5)
+
+
+# -------------------------------------------------------------- ZC-COVER-1
+
+
+def test_zc_cover_1_half_cover_adds_2d_rolled_and_logged(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [3, 4])
+    enc.emit(E.Moved(actor="bob", x=30, y=1, metres=1, initiative=1, rule="C-CLOCK-1"))
+    mods = R.cover_modifiers(enc, "ann", "bob")
+    assert [(m.value, m.rule) for m in mods] == [(7, "ZC-COVER-1")]
+    dice = of(seen, E.DiceRolled)[0]
+    assert (dice.faces, dice.rule) == ([3, 4], "ZC-COVER-1")
+
+
+def test_zc_cover_1_fixed_option_counts_3_per_die(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [], rules='[rules]\nmodifier_dice = "fixed"')
+    enc.emit(E.Moved(actor="bob", x=30, y=1, metres=1, initiative=1, rule="C-CLOCK-1"))
+    assert [m.value for m in R.cover_modifiers(enc, "ann", "bob")] == [6]
+
+
+# ---------------------------------------------------------------- ZC-AIM-1
+
+
+def test_zc_aim_1_aiming_adds_1d_per_round_at_most_3d_and_a_head_shot_adds_12(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [2])
+    for _ in range(4):
+        R.aim(enc, "ann", "bob")
+    assert R.aim_bonus(enc, "ann", "bob") == [("aimed", 3, "ZC-AIM-1")]
+    assert "aiming" not in enc.state.actors["ann"].conditions
+    mods, damage = R.called_shot(enc, "ann", "head")
+    assert ([m.value for m in mods], damage) == ([2], 12)
+
+
+# --------------------------------------------------------------- ZC-FIRE-1
+
+
+def test_zc_fire_1_legal_modes_ammunition_and_reloading(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [])
+    smg, shotgun = R.weapon_of(enc, "ann", "smg"), R.weapon_of(enc, "ann", "shotgun")
+    assert R.mode_legal(enc, "ann", shotgun, "burst", 1) == "shotgun (shotgun) cannot fire burst"
+    assert R.rounds_needed(enc, "ann", smg, "burst", 1) == 6  # 1/5 of 30
+    assert R.rounds_needed(enc, "ann", smg, "long_burst", 1) == 30
+    enc.emit(E.AmmoSpent(actor="ann", weapon="smg", rounds=26, left=4, rule="ZC-FIRE-1"))
+    assert R.mode_legal(enc, "ann", smg, "burst", 1) == "smg has 4 round(s), burst needs 6"
+    R.reload(enc, "ann", "smg")
+    assert (enc.state.actors["ann"].ammo["smg"], enc.state.actors["ann"].spare["smg"]) == (30, 0)
+
+
+# --------------------------------------------------------------- ZC-FIRE-2
+
+
+def test_zc_fire_2_long_burst_lowers_the_difficulty_by_2d_rolled_and_adds_2d_damage(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [2, 5])
+    mods, damage_dice = R.mode_modifiers(enc, "ann", "long_burst", 0, 30)
+    assert [(m.value, m.rule) for m in mods] == [(-7, "ZC-FIRE-2")]
+    assert damage_dice == 2
+    dice = of(seen, E.DiceRolled)[0]
+    assert (dice.faces, dice.rule, dice.purpose) == ([2, 5], "ZC-FIRE-2", "long burst: difficulty -2D")
+
+
+def test_zc_fire_2_single_shot_from_an_automatic_never_below_1d_damage(tmp_path: Path) -> None:
+    # a 2D weapon firing single from an automatic (-2D) still rolls 1D (Joker 4), + margin 0
+    enc, seen = encounter(tmp_path, [4, 2, 2, 2, 2])
+    weak = R.Weapon(name="zip", type="assault_rifle", damage="2D", magazine=10)
+    R.damage(enc, "ann", "bob", weak, 0, -2, 0, None, 0)
+    dmg = of(seen, E.DamageRolled)[0]
+    assert (dmg.total, dmg.modifiers[1].name) == (4, "firing mode -2D -> 1D")
+
+
+# -------------------------------------------------------------- ZC-BRAWL-1
+
+
+def test_zc_brawl_1_grab_holds_and_later_rounds_deal_strength_damage(tmp_path: Path) -> None:
+    # grab: +2D difficulty (3 + 3 = 6): 16; brawl 3D: 6, 6, Joker 4 = 16 -> held
+    enc, seen = encounter(tmp_path, [3, 3, 6, 6, 4])
+    plan = R.Plan(kind="manoeuvre", manoeuvre="grab", targets=["ann"])
+    R.strike(enc, "bob", plan, lambda e, d, a: False)
+    assert enc.state.actors["ann"].conditions["grabbed"] == 1
+    assert enc.state.actors["bob"].conditions["grabbing"] == 0
+    assert not of(seen, E.DamageRolled)
+    # Strength Damage: Puissance 4D+1 -> 4 dice halved = 2D (plain 3, Joker 2 = 5)
+    seen.clear()
+    # then ann resists with Puissance 3D + armour 1D+1 = 4D+1: 1, 1, 1, Joker 2, + 1 = 6
+    enc.dice = ScriptedDice([3, 2, 1, 1, 1, 2])
+    R.bite(enc, "bob", "ann")
+    assert of(seen, E.DamageRolled)[0].total == 5
+    assert of(seen, E.ThresholdComputed)[0].value == 1 + 1 + 1 + 2 + 1
+
+
+def test_zc_brawl_1_knock_down_leaves_the_target_prone_and_off_balance(tmp_path: Path) -> None:
+    enc, _ = encounter(tmp_path, [])
+    R.manoeuvre_effect(enc, "ann", "bob", "knock_down")
+    assert enc.state.actors["bob"].conditions == {"off_balance": 2, "prone": 0}
+    assert R.pool_penalties(enc, "bob", agility=True) == [("off balance", -2, "ZC-BRAWL-1")]
+    assert "off_balance" not in enc.state.actors["bob"].conditions
+
+
+# ---------------------------------------------------------------- ZC-DMG-1
+
+
+def test_zc_dmg_1_damage_is_the_weapon_code_plus_the_full_margin(tmp_path: Path) -> None:
+    # smg 4D: 3, 3, 3, Joker 3 = 12, + margin 5 = 17; bob resists 4D+1: 2, 2, 2, Joker 2 + 1 = 9
+    enc, seen = encounter(tmp_path, [3, 3, 3, 3, 2, 2, 2, 2])
+    R.damage(enc, "ann", "bob", R.weapon_of(enc, "ann", "smg"), 5, 0, 0, None, 0)
+    assert of(seen, E.DamageRolled)[0].total == 17
+    wound = of(seen, E.WoundMarked)[0]
+    assert (wound.level_name, wound.damage, wound.threshold) == ("Wounded", 17, 9)
+
+
+def test_zc_dmg_1_option_margin_over_5(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [3, 3, 3, 3, 2, 2, 2, 2], rules='[rules]\nmargin_damage = "fifth"')
+    R.damage(enc, "ann", "bob", R.weapon_of(enc, "ann", "smg"), 12, 0, 0, None, 0)
+    assert of(seen, E.DamageRolled)[0].total == 12 + 2
+
+
+# ---------------------------------------------------------------- ZC-RES-1
+
+
+def test_zc_res_1_resistance_is_puissance_plus_armour(tmp_path: Path) -> None:
+    # ann: Puissance 3D + armour 1D+1 = 4D+1: 1, 2, 3, Joker 4 + 1 = 11
+    enc, seen = encounter(tmp_path, [1, 2, 3, 4])
+    R.resist(enc, "ann", 11, stakes=0)
+    assert of(seen, E.ThresholdComputed)[0].value == 11
+    assert [n.text for n in of(seen, E.Noted)] == ["shrugs off 11 damage (resistance 11)"]
+
+
+# -------------------------------------------------------------- ZC-WOUND-1
+
+
+@pytest.mark.parametrize(
+    ("excess", "level"), [(1, 0), (3, 0), (4, 1), (8, 1), (9, 3), (12, 3), (13, 4), (15, 4), (16, 5)]
+)
+def test_zc_wound_1_damage_over_resistance_sets_the_level(tmp_path: Path, excess: int, level: int) -> None:
+    enc, _ = encounter(tmp_path, [])
+    assert R.level_for(enc, excess) == level
+
+
+def test_zc_wound_1_wounded_again_is_severely_wounded_at_minus_2d(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [])
+    R.wound(enc, "ann", 10, 5)
+    R.wound(enc, "ann", 2 + 5, 5)  # a Stunned hit below Wounded still raises one level
+    assert [w.level_name for w in of(seen, E.WoundMarked)] == ["Wounded", "Severely Wounded"]
+    assert R.wound_penalty(enc, "ann") == [("severely wounded", -2, "ZC-WOUND-1")]
+
+
+def test_zc_wound_1_incapacitated_stamina_roll_vs_15_or_out_for_10d_minutes(tmp_path: Path) -> None:
+    # stamina = Puissance 3D: 1, 2, Joker 3 = 6 < 15 -> unconscious for 10D minutes (all 2s: 20)
+    enc, seen = encounter(tmp_path, [1, 2, 3] + [2] * 10)
+    R.wound(enc, "ann", 20, 10)
+    cond = next(c for c in of(seen, E.ConditionSet) if c.condition == "unconscious")
+    assert (cond.value, cond.until) == (20, 1200.0)
+    assert not enc.state.actors["ann"].can_act()
+
+
+def test_zc_wound_1_mortally_wounded_dies_when_puissance_is_below_the_time_spent(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [1, 1, 1], rules='[rules]\nmortal_unit = "rounds"')
+    R.wound(enc, "ann", 24, 10)
+    assert "mortally_wounded" in enc.state.actors["ann"].conditions
+    enc.round = 5  # four rounds later: 3D rolls 1, 1, Joker 1 -> 1 + 1 (the other 1 cancelled) = 2 < 4
+    assert R.mortal_roll(enc, "ann") is True
+    assert of(seen, E.ActorDied)[0].cause == "mortal wound: Puissance 2 below 4 rounds"
+
+
+# --------------------------------------------------------------- ZC-HEAL-1
+
+
+def test_zc_heal_1_medicine_vs_15_heals_a_wounded_level(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [5, 5, 5])
+    R.wound(enc, "ann", 10, 5)
+    assert R.medicine_test(enc, "ann", "doc", DCode(3, 0)) is True
+    assert of(seen, E.SkillTested)[0].difficulty == 15
+    assert R.worst_level(enc.state.actors["ann"]) == -1
+    assert enc.state.actors["ann"].monitors[WOUNDS].marked == [0, 0, 0, 0, 0, 0]
+
+
+def test_zc_heal_1_natural_healing_puissance_vs_6_after_rest(tmp_path: Path) -> None:
+    enc, seen = encounter(tmp_path, [1, 2, 2])
+    R.wound(enc, "ann", 10, 5)
+    assert R.natural_healing_roll(enc, "ann") is False  # Puissance 3D: 1 + 2 + Joker 2 = 5 < 6
+    assert of(seen, E.SkillTested)[-1].difficulty == 6

@@ -1,0 +1,141 @@
+"""``fracas play``: a human decides (and rolls) through a script of answers; the log verifies."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from engine import events as E
+from engine.errors import FracasError
+from engine.log import read_log
+from engine.play import parse_faces, play_scenario
+from engine.verify import verify_log
+
+ROOT = Path(__file__).resolve().parents[2]
+MIRA = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
+
+
+@pytest.fixture
+def human_mira(tmp_path: Path) -> Path:
+    path = tmp_path / "human.toml"
+    path.write_text(MIRA.read_text().replace('policy = "cautious"', 'policy = "human"'))
+    return path
+
+
+class Table:
+    """Answers each prompt like a player: a typo first, then a valid answer."""
+
+    def __init__(self, action: int = 1) -> None:
+        self.out = io.StringIO()
+        self.action = action
+        self.typos = 0
+        self.asked_actions = 0
+        self.asked_dice = 0
+        self.face = 0
+
+    # the output stream
+    def write(self, text: str) -> int:
+        return self.out.write(text)
+
+    def flush(self) -> None:
+        return None
+
+    # the input stream
+    def readline(self) -> str:
+        prompt = self.out.getvalue().rsplit("\n", 1)[-1]
+        dice = re.search(r"enter (\d+) faces? \(1-(\d+)\): $", prompt)
+        if self.typos < 2 and (dice is not None) == (self.typos == 1):  # one bad action number, one bad face list
+            self.typos += 1
+            return "7 7\n" if dice else "banana\n"
+        if dice:
+            self.asked_dice += 1
+            n, sides = int(dice.group(1)), int(dice.group(2))
+            faces = []
+            for _ in range(n):
+                self.face = self.face % sides + 1
+                faces.append(str(self.face))
+            return " ".join(faces) + "\n"
+        self.asked_actions += 1
+        return f"{self.action}\n"
+
+
+def play(scenario: Path, log: Path, table: Table, dice: str) -> None:
+    stream = cast(Any, table)
+    play_scenario(scenario, inp=stream, out=stream, dice=dice, seed="3", log_path=log)
+
+
+def test_a_human_decides_with_derived_dice_and_the_log_verifies(human_mira: Path, tmp_path: Path) -> None:
+    log = tmp_path / "h.jsonl"
+    table = Table(action=3)
+    play(human_mira, log, table, "derived")
+    out = table.out.getvalue()
+    assert "Round 1: Mira (mira) decides. Legal actions:" in out
+    assert re.search(r"   \d\. attack guard with pistol  \[odds 77\.5%\]", out)
+    assert "  not an action number: 'banana'; type a number from 1 to " in out
+    entries = read_log(log).entries
+    declared = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.actor == "mira"]
+    assert declared and all(d.policy == "human" for d in declared)
+    assert len(declared) == table.asked_actions
+    report = verify_log(log)
+    assert report.ok, report.problem
+
+
+def test_entered_dice_are_asked_again_on_a_typo_recorded_as_entered_and_verify(
+    human_mira: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "e.jsonl"
+    table = Table(action=1)
+    play(human_mira, log, table, "entered")
+    assert "  expected " in table.out.getvalue() and "; roll again or retype\n" in table.out.getvalue()
+    entries = read_log(log).entries
+    rolls = [e.ev for e in entries if isinstance(e.ev, E.DiceRolled)]
+    assert rolls and all(r.source == "entered" for r in rolls)
+    assert entries[0].ev.dice.source == "entered"  # type: ignore[union-attr]
+    report = verify_log(log)
+    assert report.ok, report.problem
+    assert report.dice == {"entered": sum(len(r.faces) for r in rolls), "re-derived": 0}
+
+
+def test_a_changed_human_decision_is_caught_by_the_rules(human_mira: Path, tmp_path: Path) -> None:
+    import msgspec
+
+    from engine.log import GENESIS, encode_entry
+
+    log = tmp_path / "h.jsonl"
+    play(human_mira, log, Table(action=3), "derived")
+    entries = read_log(log).entries
+    i = next(k for k, e in enumerate(entries) if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human")
+    out, prev = [], GENESIS
+    for k, e in enumerate(entries):
+        ev = msgspec.structs.replace(e.ev, text="surrender", action="surrender") if k == i else e.ev
+        line, prev = encode_entry(e.seq, e.round, e.count, e.sec, ev, prev)
+        out.append(line)
+    log.write_bytes(b"\n".join(out) + b"\n")
+    report = verify_log(log)
+    assert report.problem is not None and report.problem.step == "rules"
+    assert report.problem.line is not None and report.problem.line <= i + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("3 4 5", [3, 4, 5]),
+        ("3,4, 5", [3, 4, 5]),
+        ("3 4", "expected 3 faces, got 2"),
+        ("3 4 x", "'x' is not a number"),
+        ("3 4 7", "7 is not a face of a d6 (1 to 6)"),
+        ("0 4 5", "0 is not a face of a d6 (1 to 6)"),
+    ],
+)
+def test_parse_faces_checks_count_and_range(text: str, want: list[int] | str) -> None:
+    assert parse_faces(text, 3, 6) == want
+
+
+def test_input_ending_mid_fight_is_a_one_line_error(human_mira: Path, tmp_path: Path) -> None:
+    with pytest.raises(FracasError) as err:
+        play_scenario(human_mira, inp=io.StringIO(""), out=io.StringIO(), seed="3", log_path=tmp_path / "x.jsonl")
+    assert str(err.value) == "input ended while waiting for Mira's action"
