@@ -32,7 +32,11 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _out(text: str = "", stream: TextIO | None = None) -> None:
-    print(text, file=stream or sys.stdout)
+    """Print; a reader that went away (``| head``) silences output but the work goes on."""
+    try:
+        print(text, file=stream or sys.stdout)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def print_state(state: State, stream: TextIO | None = None) -> None:

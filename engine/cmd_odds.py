@@ -10,8 +10,10 @@ system keeps its notation (``fracas odds zcorps "4D+2" --vs 15 --cp 1``,
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
+from pathlib import Path
 from typing import Any, Protocol
 
 from engine.errors import EXIT_OK, FracasError
@@ -44,6 +46,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     sub = argparse.ArgumentParser(prog=f"fracas odds {args.system}", exit_on_error=False)
     provider.add_arguments(sub)
     sub.add_argument("--json", action="store_true", help="print one JSON object")
+    sub.add_argument("--plot", metavar="PNG", help="draw the distribution (extra: plot)")
     try:
         parsed = sub.parse_args(args.rest)
     except argparse.ArgumentError as exc:
@@ -52,11 +55,58 @@ def cmd_odds(args: argparse.Namespace) -> int:
         text, payload = provider.compute(parsed)
     except ValueError as exc:
         raise FracasError(f"odds {args.system}: {exc}") from None
+    if parsed.plot:
+        plot_odds(payload, text.splitlines()[0], Path(parsed.plot))
     if parsed.json or args.json:
         print(json.dumps(payload, ensure_ascii=False))
     else:
         print(text, file=sys.stdout)
+        if parsed.plot:
+            print(f"plot written to {parsed.plot}")
     return EXIT_OK
+
+
+def plot_odds(payload: dict[str, Any], title: str, path: Path) -> None:
+    """A bar chart of the distribution (totals, or d100 bands), successes highlighted."""
+    try:
+        figure_module = importlib.import_module("matplotlib.figure")
+    except ImportError:
+        raise FracasError(
+            f"--plot {path}: plots need matplotlib: install the extra with pip install 'fracas[plot]'"
+        ) from None
+    fig = figure_module.Figure(figsize=(8, 4.5), dpi=120)
+    ax = fig.add_subplot()
+    if "distribution" in payload:
+        dist = {int(k): float(v) for k, v in payload["distribution"].items()}
+        vs = payload.get("vs")
+        colours = ["#2e7d32" if vs is not None and t >= vs else "#9e9e9e" for t in dist]
+        ax.bar(list(dist), [100 * p for p in dist.values()], color=colours, width=0.85)
+        if vs is not None:
+            ax.axvline(vs - 0.5, color="#c62828", linestyle="--", linewidth=1)
+            ax.text(
+                vs - 0.7,
+                ax.get_ylim()[1] * 0.95,
+                f"difficulty {vs}",
+                color="#c62828",
+                ha="right",
+                va="top",
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+            )
+        ax.set_xlabel("total")
+    else:
+        bands = {k: float(v) for k, v in payload["bands"].items()}
+        good = ("critical_success", "success")
+        colours = ["#2e7d32" if b in good else "#9e9e9e" for b in bands]
+        ax.bar([b.replace("_", " ") for b in bands], [100 * p for p in bands.values()], color=colours)
+        ax.set_xlabel("result band")
+    ax.set_ylabel("probability (%)")
+    ax.set_title(f"{title}: P(success) {100 * float(payload['p_success']):.1f}%")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise FracasError(f"--plot {path}: cannot write: {exc.strerror or exc}") from None
 
 
 def register(sub: Any) -> None:

@@ -11,6 +11,7 @@ from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Enco
 from engine.scenario import parse_duration
 from engine.system import Process
 from systems.point_zero import resolution as R
+from systems.point_zero.oddscmd import PointZeroOdds
 from systems.point_zero.policies import POLICIES, Plan
 from systems.point_zero.rules import PHYSICAL, RULE_IDS, SHOCK, PointZeroRules
 from systems.point_zero.sheet import Actor, Scenario, validate
@@ -27,6 +28,7 @@ class PointZero:
     scenario_type = Scenario
     rule_ids = RULE_IDS
     policies = tuple(POLICIES)
+    odds_command = PointZeroOdds()
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)

@@ -13,9 +13,11 @@ from fractions import Fraction
 from functools import lru_cache
 from math import factorial
 
+import msgspec
+
 from engine import events as E
 
-__all__ = ["at_least", "keep_best_distribution", "outcome_odds"]
+__all__ = ["TestOdds", "at_least", "format_test_odds", "keep_best_distribution", "outcome_odds", "test_odds"]
 
 
 def _multisets(m: int, faces: int) -> list[tuple[int, ...]]:
@@ -65,3 +67,78 @@ def outcome_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None
     if dice is None or not dice.faces or dice.sides != 6:
         return None
     return float(at_least(len(dice.faces), test.kept, test.dice_total))
+
+
+class TestOdds(msgspec.Struct, frozen=True, kw_only=True):
+    """The exact odds of one Point Zéro test (PZ-TEST-1..3, PZ-CRIT-1/2)."""
+
+    __test__ = False  # not a pytest class
+
+    dice: int
+    keep: int
+    vs: int
+    p_success: Fraction
+    p_critical_success: Fraction
+    p_critical_failure: Fraction
+    mean: Fraction
+    distribution: dict[int, Fraction]
+
+
+@lru_cache(maxsize=256)
+def test_odds(m: int, n: int, vs: int) -> TestOdds:
+    """Roll ``m`` d6, keep the best ``n``, against ``vs``: success and criticals, exactly.
+
+    A critical success is a success where a strict majority of the dice show 6;
+    a critical failure, a failure where a strict majority show 1.
+    """
+    if m < 1 or n < 1:
+        raise ValueError(f"expected at least one die rolled and kept, got {m} rolled, {n} kept")
+    if m > 30:
+        raise ValueError(f"expected at most 30 dice, got {m}")
+    fm = factorial(m)
+    space = 6**m
+    success = crit_s = crit_f = 0
+    for ms in _multisets(m, 6):
+        weight = fm
+        for c in ms:
+            weight //= factorial(c)
+        left, total = n, 0
+        for face in range(6, 0, -1):
+            take = min(left, ms[face - 1])
+            total += take * face
+            left -= take
+        if total >= vs:
+            success += weight
+            crit_s += weight if 2 * ms[5] > m else 0
+        else:
+            crit_f += weight if 2 * ms[0] > m else 0
+    dist = keep_best_distribution(m, n)
+    return TestOdds(
+        dice=m,
+        keep=n,
+        vs=vs,
+        p_success=Fraction(success, space),
+        p_critical_success=Fraction(crit_s, space),
+        p_critical_failure=Fraction(crit_f, space),
+        mean=sum((t * p for t, p in dist.items()), Fraction(0)),
+        distribution=dist,
+    )
+
+
+test_odds.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+def format_test_odds(o: TestOdds) -> str:
+    lines = [
+        f"Point Zéro {o.dice}d6 keep {o.keep} vs {o.vs}",
+        f"  success (total >= {o.vs}):  {float(o.p_success):7.2%}",
+        f"  critical success:         {float(o.p_critical_success):7.2%}  (MR doubled, PZ-CRIT-1)",
+        f"  critical failure:         {float(o.p_critical_failure):7.2%}  (jam, drop or fall, PZ-CRIT-2)",
+        f"  mean total:               {float(o.mean):7.3f}",
+        "  total   P(=)     P(>=)",
+    ]
+    tail = Fraction(1)
+    for total, p in o.distribution.items():
+        lines.append(f"  {total:5d}  {float(p):6.2%}  {float(tail):7.2%}")
+        tail -= p
+    return "\n".join(lines)

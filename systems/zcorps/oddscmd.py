@@ -42,5 +42,6 @@ class ZCorpsOdds:
             "p_critical_failure": float(o.p_critical_failure),
             "mean": None if o.mean is None else float(o.mean),
             "mean_exact": None if o.mean is None else str(o.mean),
+            "distribution": {str(t): float(p) for t, p in o.distribution.items() if p >= 1e-6},
         }
         return format_odds(o), payload
