@@ -30,7 +30,7 @@ from engine import events as E
 from engine.dice import METHOD, DerivedDice, DiceSource, commitment_of
 from engine.log import LogWriter
 from engine.scenario import LoadedScenario
-from engine.state import State, apply, state_digest
+from engine.state import PROJECTION_HANDLERS, State, state_digest
 from engine.system import RuleSystem, effective_rules
 from engine.version import __version__
 
@@ -136,14 +136,18 @@ class Encounter:
 
     def emit(self, ev: E.Event) -> None:
         """Apply an event to the live state and append it to the log."""
-        if self.undrawn_faces and not isinstance(ev, E.DiceRolled):
+        if self.undrawn_faces and type(ev) is not E.DiceRolled:
             raise RuntimeError(f"dice drawn but not recorded before {type(ev).__name__}")
-        apply(self.state, ev)
+        state = self.state
+        PROJECTION_HANDLERS[type(ev)](state, ev)
         now = int(self.env.now)
         sec = now / TICKS_PER_SECOND
-        count = self.current_count()
-        self.state.seq = self.seq
-        self.state.sec = sec
+        if self.in_aftermath or self.round == 0:
+            count = 0
+        else:
+            count = max(0, self.round_ticks - (now - (self.round - 1) * self.round_ticks))
+        state.seq = self.seq
+        state.sec = sec
         self.writer.append(self.seq, self.round, count, sec, ev)  # type: ignore[arg-type]
         for listener in self.listeners:
             listener(self.seq, self.round, count, sec, ev)

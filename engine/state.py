@@ -32,10 +32,11 @@ class Monitor(msgspec.Struct, kw_only=True):
 
     def worst(self) -> int:
         """Index of the highest level with a marked box, or -1."""
-        for i in range(len(self.marked) - 1, -1, -1):
-            if self.marked[i]:
-                return i
-        return -1
+        marked = self.marked
+        i = len(marked) - 1
+        while i >= 0 and not marked[i]:
+            i -= 1
+        return i
 
     def render(self) -> str:
         """Box by box, as on a character sheet: ``Légère [x][ ][ ]``."""
@@ -67,7 +68,7 @@ class ActorState(msgspec.Struct, kw_only=True):
     damage_taken: int = 0
 
     def can_act(self) -> bool:
-        return not any(c in DISABLING for c in self.conditions)
+        return DISABLING.isdisjoint(self.conditions)
 
     def status(self) -> str:
         for c in ("dead", "fled", "surrendered", "unconscious", "paralysed", "incapacitated"):

@@ -23,8 +23,6 @@ codes: 0 intact, 1 a problem found, 2 unreadable.
 from __future__ import annotations
 
 import hashlib
-import hmac
-import struct
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,7 +32,7 @@ import msgspec
 
 from engine import events as E
 from engine.decide import DecisionError, NoLoggedDecision, ReplayChooser
-from engine.dice import METHOD, commitment_of, derive_key
+from engine.dice import METHOD, DerivedDice, commitment_of
 from engine.errors import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, FracasError
 from engine.log import GENESIS, LogError, TornLine, encode_entry, is_binary, iter_log
 from engine.resim import DiceExhausted, FaceOutOfRange, RecordedDice, encounter_from_header
@@ -43,10 +41,6 @@ from engine.state import State, apply_entry, state_digest
 STEPS = ("structure", "chain", "dice", "rules", "state")
 _decoder = msgspec.json.Decoder(E.Entry)
 _H_KEY = b',"h":"'
-_DIE_PREFIX = b"fracas-die"
-_TWO64 = 1 << 64
-_KJ = struct.Struct(">QI").pack
-_U64 = struct.Struct(">Q").unpack_from
 
 
 class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -284,7 +278,7 @@ def check_dice(
             expected=METHOD,
             found=head.dice.method,
         )
-    key: bytes | None = None
+    key: DerivedDice | None = None
     if isinstance(end, E.EncounterEnded):
         found = commitment_of(end.seed)
         if found != head.dice.commitment:
@@ -300,20 +294,19 @@ def check_dice(
                 expected=head.dice.commitment,
                 found=found,
             )
-        key = derive_key(end.seed, head.dice.player_seeds)
+        key = DerivedDice(end.seed, head.dice.player_seeds)
     fork_seq = head.parent.fork_seq if head.parent is not None else -1
-    parent_key: bytes | None = None
+    parent_key: DerivedDice | None = None
     parent_dice: dict[int, E.DiceRolled] = {}
     if parent is not None and parent and type(parent[-1].ev) is E.EncounterEnded:
         phead = parent[0].ev
         pend = parent[-1].ev
         assert isinstance(phead, E.EncounterStarted) and isinstance(pend, E.EncounterEnded)
         if commitment_of(pend.seed) == phead.dice.commitment:
-            parent_key = derive_key(pend.seed, phead.dice.player_seeds)
+            parent_key = DerivedDice(pend.seed, phead.dice.player_seeds)
         parent_dice = {e.seq: e.ev for e in parent if type(e.ev) is E.DiceRolled}
     counts = tally.counts
     counter = 0
-    digest = hmac.digest
     for i, entry in enumerate(entries):
         ev = entry.ev
         if type(ev) is not E.DiceRolled:
@@ -368,16 +361,10 @@ def check_dice(
             tally.unchecked += n
             counter += n
             continue
-        limit = _TWO64 - _TWO64 % sides
+        derive = use_key.face
         for j, face in enumerate(ev.faces):
             k = counter + j
-            attempt = 0
-            while True:  # derive_face, inlined: this loop is most of the dice step
-                x = _U64(digest(use_key, _DIE_PREFIX + _KJ(k, attempt), "sha256"))[0]
-                if x < limit:
-                    break
-                attempt += 1
-            want = x % sides + 1
+            want = derive(k, sides)
             if want != face:
                 return Problem(
                     **where,

@@ -107,3 +107,14 @@ def test_the_standalone_tool_accepts_an_intact_log_and_names_the_line_of_a_chang
     bad = subprocess.run([sys.executable, "-I", str(TOOL), str(log)], capture_output=True, text=True, check=False)
     assert bad.returncode == 1
     assert bad.stdout.startswith(f"{log}: line 5: hash chain broken (expected ")
+
+
+def test_derived_dice_fast_path_equals_the_reference_hmac() -> None:
+    """DerivedDice keys the HMAC once; every face must still be derive_face's."""
+    from engine.dice import DerivedDice, derive_face, derive_key
+
+    for seed, players in [("7", ()), ("a long seed " * 10, ()), ("table", ("alice", "bob"))]:
+        dice = DerivedDice(seed, players)
+        key = derive_key(seed, players)
+        for sides in (2, 3, 6, 7, 10, 12, 100):
+            assert [dice.face(k, sides) for k in range(200)] == [derive_face(key, k, sides) for k in range(200)]
