@@ -7,6 +7,7 @@ of a d100 test that ``fracas odds d100`` prints and the tests use as oracle.
 from __future__ import annotations
 
 import heapq
+from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
@@ -19,13 +20,38 @@ from engine.system import Process
 from systems.d100 import odds as odds_module
 from systems.d100 import resolution as R
 from systems.d100.oddscmd import D100OddsCommand
-from systems.d100.policies import POLICIES, Plan, decide, reaction
+from systems.d100.policies import POLICIES, Plan, decide, reaction, round_start
 from systems.d100.rules import RULE_IDS, D100Rules
 from systems.d100.sheet import Actor, Scenario, luck_of, validate
 
-__all__ = ["D100", "SYSTEM"]
+__all__ = ["D100", "SYSTEM", "outcome_odds"]
 
 DAY = 86_400
+
+
+def outcome_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+    """P(a band at least as good as this test's), exactly (D100-ROLL-1, D100-CRIT-1, D100-ATK-2).
+
+    The band is re-read from the logged roll (``total``), the base skill
+    (``difficulty_base``) and the modifiers (``difficulty - difficulty_base``);
+    bands rank critical success, success, failure, critical failure, fumble.
+    An attack roll (its dice cite D100-ATK-1, or the test is a fumble) has the
+    fumble band; other tests do not. None when the test is not a d100 roll,
+    or when, without its dice, a critical failure cannot tell an attack from
+    another test.
+    """
+    if dice is not None and dice.sides != 100:
+        return None
+    if not 1 <= test.total <= 100 or test.kept != 1:
+        return None
+    attack = test.critical == "fumble" or (dice is not None and dice.rule == "D100-ATK-1")
+    mod = test.difficulty - test.difficulty_base
+    band = odds_module.band_of(test.total, test.difficulty_base, mod, attack)
+    if band == "critical_failure" and dice is None and not attack:
+        return None
+    bands = odds_module.test_bands(test.difficulty_base, mod, attack=attack)
+    order = list(bands)
+    return float(sum((bands[b] for b in order[: order.index(band) + 1]), Fraction(0)))
 
 
 class D100:
@@ -42,6 +68,10 @@ class D100:
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)
+
+    def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+        """The exact probability of this test's band or a better one (see :func:`outcome_odds`)."""
+        return outcome_odds(test, dice)
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor
@@ -68,7 +98,7 @@ class D100:
         order = R.resolution_order(enc, inits)
         reloading: dict[str, Plan] = {}
         for aid in order:  # a reload takes the whole round: committed as the round starts
-            plan = decide(enc, aid)
+            plan = round_start(enc, aid)
             if plan.kind == "reload":
                 self._declare(enc, aid, plan)
                 if R.start_reload(enc, aid, plan.weapon):

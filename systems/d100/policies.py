@@ -5,6 +5,8 @@
 - ``raider`` (``aggressive`` is the same): dodges when there is room (parries
   otherwise), shoots to kill, at the most hurt then nearest enemy.
 - ``passive``: shoots (lethal first) at the nearest enemy and never reacts.
+- ``human``: the person at the table decides the reload, the turn and the
+  reaction (:mod:`systems.d100.human`).
 
 All of them stand up when prone, pick up a dropped weapon, clear jams, work
 on serious jams, reload when empty, and fall back on their next weapon when
@@ -34,6 +36,8 @@ from systems.d100.resolution import (
     sheet,
 )
 
+HUMAN = "human"
+
 
 class Plan(msgspec.Struct, kw_only=True):
     """What an actor does on its turn (D100-TURN-1)."""
@@ -56,6 +60,8 @@ class Plan(msgspec.Struct, kw_only=True):
             return f"pick up the {self.weapon}"
         if self.kind == "stand":
             return "stand up"
+        if self.kind == "wait":
+            return "act at my initiative count (no reload this round)"
         return "nothing"
 
 
@@ -96,6 +102,10 @@ def _target(enc: Encounter, actor: str, most_hurt_first: bool) -> ActorState | N
 def decide(enc: Encounter, actor: str) -> Plan:
     """D100-TURN-1: the plan of ``actor`` on its turn, by its policy."""
     spec = sheet(enc, actor)
+    if spec.policy == HUMAN:
+        from systems.d100.human import human_turn
+
+        return human_turn(enc, actor)
     policy = POLICY_TABLE[spec.policy]
     a = enc.state.actors[actor]
     if IS_PRONE in a.conditions:
@@ -121,8 +131,21 @@ def decide(enc: Encounter, actor: str) -> Plan:
     return Plan(kind="nothing")
 
 
+def round_start(enc: Encounter, actor: str) -> Plan:
+    """D100-TURN-1: the decision as the round starts, where a reload (the whole round) is committed."""
+    if sheet(enc, actor).policy == HUMAN:
+        from systems.d100.human import human_round_start
+
+        return human_round_start(enc, actor)
+    return decide(enc, actor)
+
+
 def reaction(enc: Encounter, defender: str, attacker: str) -> str:
     """D100-REACT-1: the target's choice before the shot: its first possible reaction, else none."""
+    if sheet(enc, defender).policy == HUMAN:
+        from systems.d100.human import human_reaction
+
+        return human_reaction(enc, defender, attacker)
     for choice in POLICY_TABLE[sheet(enc, defender).policy].reactions:
         if choice == "parry" and can_parry(enc, defender):
             return "parry"
@@ -131,4 +154,4 @@ def reaction(enc: Encounter, defender: str, attacker: str) -> str:
     return "none"
 
 
-POLICIES: dict[str, Callable[[Encounter, str], Plan]] = {name: decide for name in POLICY_TABLE}
+POLICIES: dict[str, Callable[[Encounter, str], Plan]] = {name: decide for name in (*POLICY_TABLE, HUMAN)}

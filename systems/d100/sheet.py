@@ -10,7 +10,7 @@ import msgspec
 from engine.errors import ScenarioError
 from engine.scenario import ActorBase, CoverZone, MapSpec, ScenarioBase, Spec, locate, parse_duration
 
-POLICIES = ("aggressive", "security", "raider", "passive")
+POLICIES = ("aggressive", "security", "raider", "passive", "human")
 MODES = ("stun", "lethal")
 CARE = ("none", "first_aid", "medicine")
 _TERM = re.compile(r"^(\d+)d(\d+)$|^(\d+)$")

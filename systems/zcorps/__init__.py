@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import simpy
@@ -11,8 +12,9 @@ from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Enco
 from engine.scenario import parse_duration
 from engine.system import Process
 from systems.zcorps import resolution as R
+from systems.zcorps.odds import DCode, parse_code, success_probability
 from systems.zcorps.oddscmd import ZCorpsOdds
-from systems.zcorps.policies import POLICIES, wants_active_defence, wants_extra_action
+from systems.zcorps.policies import POLICIES, defend_melee, defend_ranged, wants_extra_action
 from systems.zcorps.rules import (
     INCAPACITATED,
     MORTALLY,
@@ -25,7 +27,58 @@ from systems.zcorps.rules import (
 )
 from systems.zcorps.sheet import Actor, Scenario, validate
 
-__all__ = ["SYSTEM", "ZCorps"]
+__all__ = ["SYSTEM", "ZCorps", "logged_pool", "outcome_odds"]
+
+_CODE = r"\d+D(?:\+\d+)?"
+#: The ``skill`` text of resolution.skill_test (and the stamina and medicine tests).
+_TEST_LABEL = re.compile(
+    rf"(?P<skill>[a-z_]+) (?P<code>{_CODE})(?: doubled by Cojones = (?P<twice>{_CODE}))?"
+    r"(?P<mods>(?: [+-]\d+D [^+]*?)*)(?P<reroll> \(Cojones reroll\))?"
+)
+_HEALING_LABEL = re.compile(rf"natural healing \(Puissance (?P<code>{_CODE})\)")
+_POOL_MOD = re.compile(r" ([+-]\d+)D ")
+
+
+def logged_pool(test: E.SkillTested) -> tuple[DCode, int] | None:
+    """(the D code rolled, CP dice bought) of a logged Z-Corps test, read from its ``skill`` text and ``kept``.
+
+    The text names the code, a Cojones doubling and every pool modifier
+    ("firearms 4D+1 -1D wounded +1D aimed"); ``kept`` counts the code's dice
+    plus the CP dice. None when the text does not say the pool (an escape
+    names the unpenalised Puissance) or the counts disagree.
+    """
+    m = _TEST_LABEL.fullmatch(test.skill)
+    if m is not None:
+        code = parse_code(m.group("twice") or m.group("code"))
+        extra = sum(int(d) for d in _POOL_MOD.findall(m.group("mods") + " "))
+        rolled = DCode(code.dice + extra, code.pips)
+    else:
+        h = _HEALING_LABEL.fullmatch(test.skill)
+        if h is None:
+            return None
+        rolled = parse_code(h.group("code"))
+    cp = test.kept - rolled.dice
+    if cp < 0 or cp > 3 or (cp and (m is None or m.group("twice") or m.group("reroll"))):
+        return None
+    return rolled, cp
+
+
+def outcome_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+    """P(a roll total at least this test's), with the same pool and the same CP dice: this outcome or better.
+
+    The roll total is ``dice_total`` + the code's pips (an attack bonus is
+    the same either way). None for a pool of no dice (automatic failure,
+    ZC-DICE-1), a test whose text does not say its pool, and two or more CP
+    dice (their number of Jokers depends on the ``all_cp_wild`` rule, which
+    the test does not carry).
+    """
+    pool = logged_pool(test)
+    if pool is None:
+        return None
+    rolled, cp = pool
+    if rolled.dice <= 0 or cp >= 2 or (dice is not None and dice.sides != 6):
+        return None
+    return float(success_probability(rolled, test.dice_total + rolled.pips, cp=cp))
 
 
 class ZCorps:
@@ -41,6 +94,10 @@ class ZCorps:
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)
+
+    def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+        """The exact probability of this test's roll total or a better one (see :func:`outcome_odds`)."""
+        return outcome_odds(test, dice)
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor
@@ -106,9 +163,9 @@ class ZCorps:
 
     def _perform(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
         if plan.kind == "shoot":
-            R.shoot(enc, aid, plan, wants_active_defence)
+            R.shoot(enc, aid, plan, defend_ranged)
         elif plan.kind in ("strike", "manoeuvre"):
-            R.strike(enc, aid, plan, wants_active_defence)
+            R.strike(enc, aid, plan, defend_melee)
         elif plan.kind == "bite":
             R.bite(enc, aid, plan.target)
         elif plan.kind == "escape":

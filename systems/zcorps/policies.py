@@ -10,6 +10,8 @@
   nothing is close, takes active defence whenever its side is outnumbered.
 - ``zombie``: shambles toward the nearest living, grabs, then bites.
 - ``scripted``: one step of the scenario's ``script`` for the round's first action.
+- ``human``: the person at the table picks from the legal actions, and
+  whether to defend actively (:mod:`systems.zcorps.human`).
 
 CP and Cojones follow the plan's ``stakes`` (see resolution.skill_test).
 Policies are deterministic: no randomness, so a replay needs no AI code.
@@ -21,6 +23,7 @@ from collections.abc import Callable
 
 from engine.encounter import Encounter
 from engine.state import ActorState
+from systems.zcorps.human import human, human_defence
 from systems.zcorps.odds import success_probability
 from systems.zcorps.resolution import (
     Plan,
@@ -311,6 +314,30 @@ POLICIES: dict[str, Policy] = {
     "cautious": cautious,
     "zombie": zombie,
     "scripted": scripted,
+    "human": human,
 }
 
-__all__ = ["POLICIES", "Plan", "choose_mode", "wants_active_defence", "wants_extra_action"]
+
+def defend_ranged(enc: Encounter, defender: str, attacker: str) -> bool:
+    """ZC-DEF-1: the defence choice against a shot (a human is asked, ranged skills only)."""
+    if sheet(enc, defender).policy == "human":
+        return human_defence(enc, defender, attacker, melee=False)
+    return wants_active_defence(enc, defender, attacker)
+
+
+def defend_melee(enc: Encounter, defender: str, attacker: str) -> bool:
+    """ZC-DEF-1: the defence choice against a blow (a human is asked; block and parry count)."""
+    if sheet(enc, defender).policy == "human":
+        return human_defence(enc, defender, attacker, melee=True)
+    return wants_active_defence(enc, defender, attacker)
+
+
+__all__ = [
+    "POLICIES",
+    "Plan",
+    "choose_mode",
+    "defend_melee",
+    "defend_ranged",
+    "wants_active_defence",
+    "wants_extra_action",
+]

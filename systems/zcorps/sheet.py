@@ -9,7 +9,7 @@ from engine.scenario import ActorBase, ScenarioBase, Spec, locate
 from systems.zcorps.odds import DCode, parse_code
 from systems.zcorps.rules import CLOSE, FIREARMS
 
-POLICIES = ("aggressive", "cautious", "zombie", "scripted")
+POLICIES = ("aggressive", "cautious", "zombie", "scripted", "human")
 #: The attribute behind each skill (an absent skill rolls its attribute).
 SKILL_ATTRIBUTE = {
     "firearms": "adresse",

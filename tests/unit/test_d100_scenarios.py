@@ -50,7 +50,8 @@ def test_the_system_exposes_its_odds_module() -> None:
         (
             'policy = "raider"',
             'policy = "berserk"',
-            "42: $.actors[1].policy: unknown policy 'berserk' (expected one of aggressive, security, raider, passive)",
+            "42: $.actors[1].policy: unknown policy 'berserk' "
+            "(expected one of aggressive, security, raider, passive, human)",
         ),
         ("hp = 13", "hp = 13\nsanity = 40", "45: $.actors[1].sanity: unknown field `sanity`"),
         (

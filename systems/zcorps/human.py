@@ -1,0 +1,256 @@
+"""Z-Corps ``human`` policy: the legal actions of an action count, offered with their odds.
+
+The list (each entry a :class:`~systems.zcorps.resolution.Plan`, shown by its
+text, the text its ``ActionDeclared`` will carry), distinct by text:
+
+- held (ZC-BRAWL-1): only the escape;
+- what the aggressive and the cautious AI would do, first;
+- stand up when prone, bite whoever one holds, reload a firearm that is not
+  full and has a spare magazine (ZC-FIRE-1);
+- for each foe still fighting, nearest first: each single-target firing mode
+  legal now with each loaded firearm in range (ZC-FIRE-1), the first of
+  them again with high stakes (CP may be bought, ZC-CP-1) and critical
+  stakes (Cojones too, ZC-COJ-1), a head shot at the dead (ZC-AIM-1); at
+  reach a strike and each manoeuvre (ZC-BRAWL-1), else a move toward it;
+  aiming at it (ZC-AIM-1);
+- hold.
+
+Odds (attacks only) are the exact probability that the attack test succeeds
+as things stand at declaration: the pool with its penalties and aiming
+dice, the difficulty with the target's current defences, the range band and
+every "+ND" difficulty die (cover, light, firing mode, called shot,
+manoeuvre) convolved exactly, ZC-DIFF-1's floor of 3 applied, from
+:mod:`systems.zcorps.odds`; before any CP or Cojones (the stakes only allow
+them). An active defence the target may still roll is not in them.
+
+Active defence (ZC-DEF-1) is the human's choice too, asked when an attack on
+the actor allows one: "active defence (SKILL) against X, spending an
+action", the very text the resolution declares, or "no active defence
+against X", which :func:`human_defence` declares itself, so every question
+is followed by exactly one ``ActionDeclared`` with ``policy="human"``
+(engine.decide's contract). A human takes no extra action (ZC-MULTI-1).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from engine import events as E
+from engine.decide import Choice, ask_human
+from engine.encounter import Encounter
+from systems.zcorps import resolution as R
+from systems.zcorps.odds import DCode, success_probability
+from systems.zcorps.rules import FIREARMS
+
+if TYPE_CHECKING:
+    from systems.zcorps.resolution import Plan
+
+HUMAN = "human"
+_MULTI = ("semi_multi", "burst_multi")
+
+
+def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
+    """The plans offered to a human for ``actor`` at this action count, distinct by text."""
+    from systems.zcorps.policies import aggressive, cautious, foes
+
+    a = enc.state.actors[actor]
+    here = R.pos(a)
+    spec = R.sheet(enc, actor)
+    r = R.rules(enc)
+    if "grabbed" in a.conditions:
+        return [R.Plan(kind="escape", targets=[R.actor_at(enc, a.conditions["grabbed"])])]
+    plans: list[Plan] = [aggressive(enc, actor), cautious(enc, actor)]
+    if "prone" in a.conditions:
+        plans.append(R.Plan(kind="stand"))
+    if "grabbing" in a.conditions:
+        plans.append(R.Plan(kind="bite", targets=[R.actor_at(enc, a.conditions["grabbing"])]))
+    firearms = [w for w in spec.weapons if w.type in FIREARMS]
+    for w in firearms:
+        if a.ammo.get(w.name, 0) < (w.magazine or 0) and a.spare.get(w.name, 0) > 0:
+            plans.append(R.Plan(kind="reload", weapon=w.name))
+    melee = next((w.name for w in spec.weapons if w.type == "melee"), None)
+    for foe in sorted(foes(enc, actor), key=lambda f: (R.distance(here, R.pos(f)), f.id)):
+        d = R.distance(here, R.pos(foe))
+        undead = R.sheet(enc, foe.id).undead
+        for w in firearms:
+            if a.ammo.get(w.name, 0) <= 0 or R.range_band(enc, w, d) is None:
+                continue
+            modes = [
+                m
+                for m in r.legal_modes.get(w.type, [])
+                if m not in _MULTI and R.mode_legal(enc, actor, w, m, 1) is None
+            ]
+            for m in modes:
+                plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=m))
+            if modes:
+                first = modes[0]
+                if spec.cp > 0 and a.resources.get("cp", 0) > 0:
+                    plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, stakes=1))
+                if a.resources.get("cp", 0) > 0 or a.resources.get("cojones", 0) > 0:
+                    plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, stakes=2))
+                if undead and "head" in r.called_shots:
+                    plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, called="head"))
+        if d <= 1:
+            plans.append(R.Plan(kind="strike", weapon=melee, targets=[foe.id]))
+            for move in r.manoeuvres:
+                plans.append(R.Plan(kind="manoeuvre", manoeuvre=move, targets=[foe.id]))
+        else:
+            path = R.path_toward(here, R.pos(foe), min(spec.move, 10), stop=1, blocked=R.occupied(enc, actor))
+            if path:
+                plans.append(R.Plan(kind="move", targets=[foe.id], path=path))
+        if firearms and d > 0:
+            plans.append(R.Plan(kind="aim", targets=[foe.id]))
+    plans.append(R.Plan(kind="hold"))
+    seen: dict[str, Plan] = {}
+    for p in plans:
+        seen.setdefault(p.text(), p)
+    return list(seen.values())
+
+
+# ------------------------------------------------------------------ odds
+
+
+@lru_cache(maxsize=4096)
+def _at_least(dice: int, pips: int, vs: int) -> Fraction:
+    return success_probability(DCode(dice, pips), vs)
+
+
+@lru_cache(maxsize=256)
+def _dice_delta(plus: int, minus: int) -> dict[int, Fraction]:
+    """Exact distribution of (sum of ``plus`` d6) - (sum of ``minus`` d6)."""
+    dist: dict[int, int] = {0: 1}
+    for sign in [1] * plus + [-1] * minus:
+        step: dict[int, int] = {}
+        for v, c in dist.items():
+            for face in range(1, 7):
+                step[v + sign * face] = step.get(v + sign * face, 0) + c
+        dist = step
+    space = 6 ** (plus + minus)
+    return {v: Fraction(c, space) for v, c in sorted(dist.items())}
+
+
+def pool_odds(code: DCode, fixed: int, plus: int, minus: int, *, bonus: int = 0, floor: int = 3) -> Fraction:
+    """P(code + bonus >= max(floor, fixed + plus d6 - minus d6)), exactly (ZC-DICE-1..ZC-WILD-2, ZC-DIFF-1)."""
+    if code.dice <= 0:
+        return Fraction(0)
+    return sum(
+        (
+            p * _at_least(code.dice, code.pips, max(floor, fixed + d) - bonus)
+            for d, p in _dice_delta(plus, minus).items()
+        ),
+        Fraction(0),
+    )
+
+
+def _difficulty_dice(enc: Encounter, dice: int, sign: int) -> tuple[int, int, int]:
+    """(fixed points, plus dice, minus dice) of a "+ND" / "-ND" difficulty modifier (ZC-COVER-1 and kin)."""
+    r = R.rules(enc)
+    if r.modifier_dice == "fixed":
+        return sign * dice * r.fixed_per_die, 0, 0
+    return 0, dice if sign > 0 else 0, dice if sign < 0 else 0
+
+
+def _pool_dice(enc: Encounter, actor: str, *, agility: bool) -> int:
+    """ZC-WOUND-1, ZC-MULTI-1, ZC-BRAWL-1: the dice the actor's roll loses now (as pool_penalties, emitting nothing)."""
+    a = enc.state.actors[actor]
+    out = sum(d for _, d, _ in R.wound_penalty(enc, actor))
+    out -= a.conditions.get("extra_actions", 0) * R.rules(enc).multi_action_dice
+    if agility:
+        out -= a.conditions.get("off_balance", 0)
+    return out
+
+
+def plan_odds(enc: Encounter, actor: str, plan: Plan) -> float | None:
+    """P(the attack test of ``plan`` succeeds) as things stand; None for anything but a shot or a strike."""
+    target = plan.target
+    if plan.kind not in ("shoot", "strike", "manoeuvre") or target is None or target not in enc.state.actors:
+        return None
+    r = R.rules(enc)
+    a, t = enc.state.actors[actor], enc.state.actors[target]
+    base, mods = R.base_difficulty(enc, target)
+    fixed, plus, minus = base + sum(m.value for m in mods), 0, 0
+    bonus = 0
+
+    def add(dice: int, sign: int) -> None:
+        nonlocal fixed, plus, minus
+        f, p, m = _difficulty_dice(enc, dice, sign)
+        fixed, plus, minus = fixed + f, plus + p, minus + m
+
+    if plan.kind == "shoot":
+        weapon = R.weapon_of(enc, actor, plan.weapon)
+        metres = R.distance(R.pos(a), R.pos(t))
+        band = R.range_band(enc, weapon, metres)
+        if band is None or R.mode_legal(enc, actor, weapon, plan.mode, 1) is not None:
+            return 0.0
+        rmod, bonus = R.range_modifier(enc, weapon, band, metres)
+        fixed += rmod.value
+        zone = R.cover_at(enc, R.pos(t))
+        light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+        if light in ("poor", "gloom", "dark"):
+            add(r.poor_light_dice, 1)
+        if zone is not None and r.cover_dice.get(zone.level, 0):
+            add(r.cover_dice[zone.level], 1)
+        diff, _ = r.firing_modes[plan.mode]
+        if plan.mode == "semi":
+            diff *= R.rounds_needed(enc, actor, weapon, plan.mode, 1) - 1
+        elif plan.mode in _MULTI:
+            diff = 0  # the first target
+        if diff:
+            add(abs(diff), 1 if diff > 0 else -1)
+        if plan.called:
+            add(r.called_shots[plan.called][0], 1)
+        skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
+        extra = _pool_dice(enc, actor, agility=False)
+        if a.conditions.get("aim_target") == R.index_of(enc, target):
+            extra += a.conditions.get("aiming", 0)
+    else:
+        if R.distance(R.pos(a), R.pos(t)) > 1:
+            return 0.0
+        weapon = R.weapon_of(enc, actor, plan.weapon) if plan.kind == "strike" else R.FISTS
+        skill = "melee" if weapon.type == "melee" else "brawl"
+        if plan.kind == "manoeuvre" and plan.manoeuvre is not None:
+            add(r.manoeuvres[plan.manoeuvre], 1)
+        extra = _pool_dice(enc, actor, agility=True)
+    if plan.partial:
+        extra -= r.partial_defence_dice
+    code = R.trait(enc, actor, skill)
+    pool = DCode(code.dice + extra, code.pips)
+    return float(pool_odds(pool, fixed, plus, minus, bonus=bonus, floor=r.min_difficulty))
+
+
+def human(enc: Encounter, actor: str) -> Plan:
+    """Ask the human at the table (or the log, on replay) which plan to follow at this action count."""
+    plans = legal_plans(enc, actor)
+    choices = [Choice(text=p.text(), odds=plan_odds(enc, actor, p)) for p in plans]
+    return plans[ask_human(enc, actor, choices)]
+
+
+# ------------------------------------------------------- active defence
+
+
+def defence_skill(enc: Encounter, defender: str, *, melee: bool) -> str:
+    """ZC-DEF-1: the skill an active defence rolls (as resolution.active_defence picks it)."""
+    skills = ("dodge", "brawl", "melee") if melee else ("dodge",)
+    return max(skills, key=lambda s: (R.trait(enc, defender, s).dice, R.trait(enc, defender, s).pips))
+
+
+def human_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool) -> bool:
+    """ZC-DEF-1: ask the human whether to spend an action on an active defence against this attack.
+
+    Yes: the resolution declares the defence with the offered text. No: this
+    function declares "no active defence against X" itself.
+    """
+    skill = defence_skill(enc, defender, melee=melee)
+    yes = f"active defence ({skill}) against {attacker}, spending an action"
+    no = f"no active defence against {attacker}"
+    if ask_human(enc, defender, [Choice(text=yes), Choice(text=no)]) == 0:
+        return True
+    enc.emit(
+        E.ActionDeclared(actor=defender, action="no_defence", text=no, target=attacker, policy=HUMAN, rule="ZC-DEF-1")
+    )
+    return False
+
+
+__all__ = ["defence_skill", "human", "human_defence", "legal_plans", "plan_odds", "pool_odds"]

@@ -1,0 +1,164 @@
+"""``fracas play`` with a Z-Corps human: actions and active defences through a script of answers; the log verifies."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from engine import events as E
+from engine.errors import ScenarioError
+from engine.log import read_log
+from engine.play import play_scenario
+from engine.scenario import load_scenario
+from engine.verify import verify_log
+from systems.zcorps.human import pool_odds
+from systems.zcorps.odds import DCode, success_probability
+
+ROOT = Path(__file__).resolve().parents[2]
+FIREFIGHT = ROOT / "scenarios" / "zcorps" / "firefight.toml"
+
+
+@pytest.fixture
+def human_vance(tmp_path: Path) -> Path:
+    """The firefight with Sgt Vance (the first cautious actor) played by a human."""
+    path = tmp_path / "human_vance.toml"
+    path.write_text(FIREFIGHT.read_text().replace('policy = "cautious"', 'policy = "human"', 1))
+    return path
+
+
+class Table:
+    """Answers each prompt like a player: ``pick(options)`` for a decision, faces 1, 2, 3... for dice."""
+
+    def __init__(self, pick: Callable[[list[str]], int]) -> None:
+        self.out = io.StringIO()
+        self.pick = pick
+        self.questions: list[list[str]] = []
+        self.face = 0
+
+    def write(self, text: str) -> int:
+        return self.out.write(text)
+
+    def flush(self) -> None:
+        return None
+
+    def readline(self) -> str:
+        text = self.out.getvalue()
+        dice = re.search(r"enter (\d+) faces? \(1-(\d+)\): $", text.rsplit("\n", 1)[-1])
+        if dice:
+            faces = []
+            for _ in range(int(dice.group(1))):
+                self.face = self.face % int(dice.group(2)) + 1
+                faces.append(str(self.face))
+            return " ".join(faces) + "\n"
+        listing = text[text.rindex("Legal actions:\n") :]
+        options = re.findall(r"^ +\d+\. (.*?)(?:  \[odds [\d.]+%\])?$", listing, re.M)
+        self.questions.append(options)
+        return f"{self.pick(options) + 1}\n"
+
+
+def defend_every_other_time() -> Callable[[list[str]], int]:
+    """The first offered action; for an active defence: yes, then no, then yes..."""
+    defences = 0
+
+    def pick(options: list[str]) -> int:
+        nonlocal defences
+        if options[0].startswith("active defence"):
+            defences += 1
+            return (defences + 1) % 2
+        return 0
+
+    return pick
+
+
+def play(scenario: Path, log: Path, table: Table, dice: str, seed: str) -> None:
+    stream = cast(Any, table)
+    play_scenario(scenario, inp=stream, out=stream, dice=dice, seed=seed, log_path=log)
+
+
+def test_a_zcorps_human_acts_and_defends_with_derived_dice_and_the_log_verifies(
+    human_vance: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "zc.jsonl"
+    table = Table(defend_every_other_time())
+    play(human_vance, log, table, "derived", "10")
+    out = table.out.getvalue()
+    assert "Round 1: Sgt Vance (vance) decides. Legal actions:" in out
+    # at 23 m (short range), no cover, no defence: 5D+1 against 10, the floor of 3 out of reach
+    p = float(success_probability(DCode(5, 1), 10))
+    assert f". shoot mags with M4 carbine (single auto)  [odds {p:.1%}]\n" in out
+    assert ". hold\n" in out
+    entries = read_log(log).entries
+    human = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human"]
+    assert len(human) == len(table.questions)
+    assert {d.actor for d in human} == {"vance"}
+    texts = [d.text for d in human]
+    assert any(re.fullmatch(r"active defence \(dodge\) against \w+, spending an action", t) for t in texts)
+    assert any(re.fullmatch(r"no active defence against \w+", t) for t in texts)
+    for options, declared in zip(table.questions, texts, strict=True):
+        assert declared in options
+    report = verify_log(log)
+    assert report.ok, report.problem
+
+
+def test_a_zcorps_human_with_entered_dice_is_recorded_as_entered_and_verifies(
+    human_vance: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "zce.jsonl"
+    table = Table(defend_every_other_time())
+    play(human_vance, log, table, "entered", "10")
+    assert "vance rolls 2d6 for initiative (Agilité): enter 2 faces (1-6): " in table.out.getvalue()
+    entries = read_log(log).entries
+    rolls = [e.ev for e in entries if isinstance(e.ev, E.DiceRolled)]
+    assert rolls and all(r.source == "entered" for r in rolls)
+    human = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human"]
+    assert table.questions and len(human) == len(table.questions)
+    report = verify_log(log)
+    assert report.ok, report.problem
+    assert report.dice == {"entered": sum(len(r.faces) for r in rolls), "re-derived": 0}
+
+
+def test_a_changed_zcorps_human_decision_is_caught_by_the_rules(human_vance: Path, tmp_path: Path) -> None:
+    import msgspec
+
+    from engine.log import GENESIS, encode_entry
+
+    log = tmp_path / "zc.jsonl"
+    play(human_vance, log, Table(lambda options: 0), "derived", "10")
+    entries = read_log(log).entries
+    i = next(k for k, e in enumerate(entries) if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human")
+    lines, prev = [], GENESIS
+    for k, e in enumerate(entries):
+        ev = msgspec.structs.replace(e.ev, text="dance", action="dance") if k == i else e.ev
+        line, prev = encode_entry(e.seq, e.round, e.count, e.sec, ev, prev)
+        lines.append(line)
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    report = verify_log(log)
+    assert report.problem is not None and report.problem.step == "rules"
+    assert report.problem.message.startswith(f"human decision: seq {i}: vance's logged decision 'dance' is not a legal")
+
+
+def test_pool_odds_convolve_the_difficulty_dice_exactly() -> None:
+    # 3D against 10 + 1D (poor light, ZC-COVER-1): the mean of P(3D >= 10 + k) over k = 1..6
+    want = sum((success_probability(DCode(3), 10 + k) for k in range(1, 7)), Fraction(0)) / 6
+    assert pool_odds(DCode(3), 10, 1, 0) == want
+    # a -1D firing mode against the floor of 3: P(3D >= max(3, 4 - k))
+    want = sum((success_probability(DCode(3), max(3, 4 - k)) for k in range(1, 7)), Fraction(0)) / 6
+    assert pool_odds(DCode(3), 4, 0, 1) == want
+    assert pool_odds(DCode(0, 2), 10, 0, 0) == 0
+
+
+def test_the_zcorps_sheet_accepts_the_human_policy(human_vance: Path, tmp_path: Path) -> None:
+    assert load_scenario(human_vance).spec.actors[0].policy == "human"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(FIREFIGHT.read_text().replace('policy = "cautious"', 'policy = "berserk"', 1))
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(bad)
+    assert str(err.value).endswith(
+        "$.actors[0].policy: unknown policy 'berserk' (expected one of aggressive, cautious, zombie, scripted, human)"
+    )
