@@ -82,6 +82,11 @@ def _anchor(entries: Sequence[E.Entry], i: int) -> tuple[int | None, int | None]
     ev = entries[i].ev
     sec = entries[i].sec
     if isinstance(ev, E.DiceRolled):
+        while i + 1 < len(entries):  # the rest of the same roll (a Joker after the plain dice)
+            nxt_entry = entries[i + 1]
+            if type(nxt_entry.ev) is not E.DiceRolled or nxt_entry.ev.actor != ev.actor or nxt_entry.sec != sec:
+                break
+            i += 1
         for j in range(i + 1, len(entries)):
             nxt = entries[j].ev
             if entries[j].sec != sec or isinstance(nxt, E.DiceRolled):
@@ -107,6 +112,19 @@ def _anchor(entries: Sequence[E.Entry], i: int) -> tuple[int | None, int | None]
             return _anchor(entries, j)
         j -= 1
     return None, None
+
+
+def _dice_run(entries: Sequence[E.Entry], di: int) -> list[int]:
+    """The consecutive dice events of one actor at one instant ending at ``di`` (a Joker, difficulty dice)."""
+    last = entries[di]
+    assert isinstance(last.ev, E.DiceRolled)
+    start = di
+    while start > 1:
+        prev = entries[start - 1]
+        if type(prev.ev) is not E.DiceRolled or prev.ev.actor != last.ev.actor or prev.sec != last.sec:
+            break
+        start -= 1
+    return list(range(start, di + 1))
 
 
 def _consequences(entries: Sequence[E.Entry], start: int, people: set[str]) -> list[int]:
@@ -181,23 +199,30 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
             f"(decided by the {who} policy, seq {decl.seq}) [{decl.ev.rule}]"
         )
     dice = entries[di].ev if di is not None else None
-    if isinstance(dice, E.DiceRolled):
-        assert di is not None
-        n = len(dice.faces)
-        src = {"derived": "derived from the seed", "entered": "entered at the table"}.get(dice.source, dice.source)
-        lines.append(
-            f"Roll (seq {entries[di].seq}): {name(dice.actor)} rolls {n}d{dice.sides} for {dice.purpose} "
-            f"[{dice.rule}]; dice {dice.first}..{dice.first + n - 1} of the stream, {src}:"
+    rolls = _dice_run(entries, di) if di is not None else []
+    for k in rolls:
+        roll_ev = entries[k].ev
+        assert isinstance(roll_ev, E.DiceRolled)
+        n = len(roll_ev.faces)
+        src = {"derived": "derived from the seed", "entered": "entered at the table"}.get(
+            roll_ev.source, roll_ev.source
         )
-        for k, (face, fate) in enumerate(zip(dice.faces, dice.fates, strict=True)):
-            lines.append(f"  die {dice.first + k}: {face} {fate}")
+        lines.append(
+            f"Roll (seq {entries[k].seq}): {name(roll_ev.actor)} rolls {n}d{roll_ev.sides} for {roll_ev.purpose} "
+            f"[{roll_ev.rule}]; dice {roll_ev.first}..{roll_ev.first + n - 1} of the stream, {src}:"
+        )
+        for idx, (face, fate) in enumerate(zip(roll_ev.faces, roll_ev.fates, strict=True)):
+            lines.append(f"  die {roll_ev.first + idx}: {face} {fate}")
     odds: float | None = None
     test = entries[ti].ev if ti is not None else None
     if isinstance(test, E.SkillTested):
         assert ti is not None
         kept = [f for f, fate in zip(dice.faces, dice.fates, strict=True) if fate == "kept"] if dice else []  # type: ignore[union-attr]
         kept.sort(reverse=True)
-        sum_text = " + ".join(str(f) for f in kept) + f" = {test.dice_total}" if kept else str(test.dice_total)
+        if len(rolls) == 1 and kept:
+            sum_text = " + ".join(str(f) for f in kept) + f" = {test.dice_total}"
+        else:  # several rolls (a Joker, difficulty dice): the total is the test's
+            sum_text = str(test.dice_total)
         lines.append(
             f"Test (seq {entries[ti].seq}) [{test.rule}]: {name(test.actor)}'s {test.skill}"
             + (f" against {name(test.target)}" if test.target else "")

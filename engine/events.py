@@ -54,6 +54,8 @@ class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     parent_log: str
     parent_sha256: str
     fork_seq: int
+    #: index of the first die drawn after the fork point's event (-1: logs written before it was kept)
+    fork_die: int = -1
 
 
 # --------------------------------------------------------------------------

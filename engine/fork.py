@@ -28,6 +28,34 @@ from engine.log import LogError, read_log
 from engine.resim import RecordedDice, encounter_from_header
 
 
+class _Reached(Exception):
+    """The dry run has written the fork point's event."""
+
+
+def dice_before(head: E.EncounterStarted, entries: list[E.Entry], fork_seq: int) -> int:
+    """How many dice the rules had drawn when they wrote event ``fork_seq``.
+
+    A system may draw every die of a roll before recording them as several
+    DiceRolled events (Z-Corps: the plain dice, then the Joker, whose 1 changes
+    the plain dice's fates), so the dice recorded up to ``fork_seq`` are not
+    always all the dice drawn by then: a dry re-run on the parent's dice counts them.
+    """
+    dice = RecordedDice.from_entries(entries)
+
+    def watch(seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
+        if seq == fork_seq:
+            raise _Reached(dice.counter)
+
+    enc = encounter_from_header(
+        head, seed="dry-run", dice=dice, chooser=ReplayChooser(entries, fallback=True), listeners=(watch,)
+    )
+    try:
+        enc.run()
+    except _Reached as reached:
+        return int(reached.args[0])
+    raise FracasError(f"the rules did not reach seq {fork_seq} again: the parent log does not replay")
+
+
 def fork_log(
     parent: Path | str,
     fork_seq: int,
@@ -51,9 +79,15 @@ def fork_log(
     last = entries[-1].seq
     if not 0 < fork_seq <= last:
         raise FracasError(f"{parent}: --fork-at {fork_seq}: expected a seq from 1 to {last}")
-    dice = RecordedDice.from_entries(entries, until=fork_seq)
-    dice.then = DerivedDice(seed)
-    origin = E.ForkOrigin(parent_log=str(parent), parent_sha256=hashlib.sha256(data).hexdigest(), fork_seq=fork_seq)
+    fork_die = dice_before(head, entries, fork_seq)
+    recorded = RecordedDice.from_entries(entries)
+    dice = RecordedDice(recorded.faces[:fork_die], recorded.sources[:fork_die], then=DerivedDice(seed))
+    origin = E.ForkOrigin(
+        parent_log=str(parent),
+        parent_sha256=hashlib.sha256(data).hexdigest(),
+        fork_seq=fork_seq,
+        fork_die=fork_die,
+    )
     enc = encounter_from_header(
         head,
         seed=seed,

@@ -297,14 +297,23 @@ def check_dice(
         key = DerivedDice(end.seed, head.dice.player_seeds)
     fork_seq = head.parent.fork_seq if head.parent is not None else -1
     parent_key: DerivedDice | None = None
-    parent_dice: dict[int, E.DiceRolled] = {}
+    parent_faces: list[int] = []
+    # Dice drawn before the fork point's event was written are the parent's (ForkOrigin.fork_die);
+    # logs written before that field existed: the dice of the events up to the fork seq.
+    fork_die = 0
+    if head.parent is not None:
+        fork_die = head.parent.fork_die
+        if fork_die < 0:
+            fork_die = sum(len(e.ev.faces) for e in entries if type(e.ev) is E.DiceRolled and e.seq <= fork_seq)
     if parent is not None and parent and type(parent[-1].ev) is E.EncounterEnded:
         phead = parent[0].ev
         pend = parent[-1].ev
         assert isinstance(phead, E.EncounterStarted) and isinstance(pend, E.EncounterEnded)
         if commitment_of(pend.seed) == phead.dice.commitment:
             parent_key = DerivedDice(pend.seed, phead.dice.player_seeds)
-        parent_dice = {e.seq: e.ev for e in parent if type(e.ev) is E.DiceRolled}
+        for e in parent:
+            if type(e.ev) is E.DiceRolled:
+                parent_faces.extend(e.ev.faces)
     counts = tally.counts
     counter = 0
     for i, entry in enumerate(entries):
@@ -339,32 +348,25 @@ def check_dice(
                 )
         source = ev.source
         counts[source] = counts.get(source, 0) + n
-        use_key = key
-        if entry.seq <= fork_seq:
-            pev = parent_dice.get(entry.seq)
-            if parent is None:
-                tally.unchecked += n
-                counter += n
-                continue
-            if pev is None or pev != ev:
-                return Problem(
-                    **where,
-                    message="a die inherited from the parent log differs from the parent's",
-                    expected="" if pev is None else str(pev.faces),
-                    found=str(ev.faces),
-                )
-            use_key = parent_key
-        if source != "derived":
-            counter += n
-            continue
-        if use_key is None:
-            tally.unchecked += n
-            counter += n
-            continue
-        derive = use_key.face
         for j, face in enumerate(ev.faces):
             k = counter + j
-            want = derive(k, sides)
+            use_key = key
+            if k < fork_die:
+                if parent is None:
+                    tally.unchecked += 1
+                    continue
+                if k >= len(parent_faces) or parent_faces[k] != face:
+                    return Problem(
+                        **where,
+                        message=f"die {k} is inherited from the parent log, which has a different face",
+                        expected=str(parent_faces[k]) if k < len(parent_faces) else "no such die",
+                        found=str(face),
+                    )
+                use_key = parent_key
+            if source != "derived" or use_key is None:
+                tally.unchecked += source == "derived"
+                continue
+            want = use_key.face(k, sides)
             if want != face:
                 return Problem(
                     **where,
@@ -375,7 +377,7 @@ def check_dice(
                     expected=str(want),
                     found=str(face),
                 )
-        tally.checked += n
+            tally.checked += 1
         counter += n
     return None
 

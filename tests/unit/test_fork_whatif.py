@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from pathlib import Path
 
 import pytest
@@ -46,8 +47,13 @@ def test_a_fork_equals_its_parent_up_to_the_fork_point_and_differs_after(scenari
         pytest.fail("19 forks all replayed the parent exactly")
     head = ce[0].ev
     assert isinstance(head, E.EncounterStarted) and head.parent is not None
+    recorded = sum(len(e.ev.faces) for e in pe[: at + 1] if isinstance(e.ev, E.DiceRolled))
+    assert head.parent.fork_die >= recorded  # drawn by then: recorded ones, maybe a Joker still to record
     assert head.parent == E.ForkOrigin(
-        parent_log=str(parent), parent_sha256=hashlib.sha256(parent.read_bytes()).hexdigest(), fork_seq=at
+        parent_log=str(parent),
+        parent_sha256=hashlib.sha256(parent.read_bytes()).hexdigest(),
+        fork_seq=at,
+        fork_die=head.parent.fork_die,
     )
     report = verify_log(child)
     assert report.ok, report.problem
@@ -67,3 +73,25 @@ def test_the_replay_command_forks_and_refuses_a_seq_out_of_range(
         fork_log(parent, 0, seed="1", log_path=None)
     last = read_log(parent).entries[-1].seq
     assert str(err.value) == f"{parent}: --fork-at 0: expected a seq from 1 to {last}"
+
+
+def test_a_fork_inside_a_roll_recorded_as_several_events_verifies(tmp_path: Path) -> None:
+    """Z-Corps draws the plain dice and the Joker together, then records two events."""
+    root = Path(__file__).resolve().parents[2]
+    parent = tmp_path / "parent.jsonl"
+    run_scenario(root / "scenarios" / "zcorps" / "firefight.toml", seed="10", log_path=parent)
+    entries = read_log(parent).entries
+    inside = [
+        e.seq
+        for e, nxt in itertools.pairwise(entries)
+        if type(e.ev) is E.DiceRolled and type(nxt.ev) is E.DiceRolled and e.ev.actor == nxt.ev.actor
+    ][:6]
+    assert inside, "the firefight has no multi-event roll"
+    for seq in inside:
+        child = tmp_path / f"fork{seq}.jsonl"
+        fork_log(parent, seq, seed="99", log_path=child)
+        head = read_log(child).entries[0].ev
+        assert isinstance(head, E.EncounterStarted) and head.parent is not None
+        assert head.parent.fork_seq == seq and head.parent.fork_die > 0
+        report = verify_log(child)
+        assert report.ok, report

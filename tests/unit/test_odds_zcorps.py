@@ -55,24 +55,19 @@ def test_parse_code(text: str, code: DCode, shown: str) -> None:
     assert str(parse_code(text)) == shown
 
 
-@pytest.mark.parametrize(
-    "text", ["2D-1", "", "D", "4", "+2", "4D+", "4D2", "-1D", "1.5D", "4D+2+1"]
-)
+@pytest.mark.parametrize("text", ["2D-1", "", "D", "4", "+2", "4D+", "4D2", "-1D", "1.5D", "4D+2+1"])
 def test_parse_code_rejects(text: str) -> None:
     with pytest.raises(ValueError) as info:
         parse_code(text)
     assert str(info.value) == (
-        f"bad D code {text!r}: expected 'ND' or 'ND+P' with whole numbers N "
-        "and P, e.g. '4D+2' or '3D'"
+        f"bad D code {text!r}: expected 'ND' or 'ND+P' with whole numbers N and P, e.g. '4D+2' or '3D'"
     )
 
 
 def test_dcode_pips_are_0_to_2() -> None:
     with pytest.raises(ValueError) as info:
         DCode(4, 3)
-    assert str(info.value) == (
-        "pips must be 0..2 in a D code, got 3 (use DCode.of to carry 3 pips into 1D)"
-    )
+    assert str(info.value) == ("pips must be 0..2 in a D code, got 3 (use DCode.of to carry 3 pips into 1D)")
     assert DCode.of(4, 3) == DCode(5, 0)
     assert DCode.of(4, -1) == DCode(3, 2)
     assert DCode.of(1, 8) == DCode(3, 2)
@@ -329,9 +324,7 @@ def test_cojones_double_is_the_doubled_code_with_one_joker() -> None:
 def test_cojones_forbids_cp() -> None:
     with pytest.raises(ValueError) as info:
         odds(DCode(3, 2), 15, cp=1, cojones_double=True)
-    assert str(info.value) == (
-        "no Character Points on a roll doubled by Cojones (ZC-COJ-1), got cp=1"
-    )
+    assert str(info.value) == ("no Character Points on a roll doubled by Cojones (ZC-COJ-1), got cp=1")
 
 
 @pytest.mark.parametrize("cp", [-1, 4])
@@ -351,9 +344,7 @@ def test_empty_pool_fails_automatically(code: DCode) -> None:
     assert critical_failure_probability(code) == 0
     with pytest.raises(ValueError) as info:
         roll_distribution(code)
-    assert str(info.value) == (
-        f"a pool of {code.dice}D has no dice to roll: it fails automatically (ZC-DICE-1)"
-    )
+    assert str(info.value) == (f"a pool of {code.dice}D has no dice to roll: it fails automatically (ZC-DICE-1)")
     # Doubling 0D+2 rolls 1D+1: the pool is judged after Cojones.
     if code == DCode(0, 2):
         assert not odds(code, 1, cojones_double=True).automatic_failure
@@ -366,9 +357,7 @@ def test_all_cp_wild_option() -> None:
     # Joker 2 + plain 1 + CP 6 and 1: 10 with one CP Joker; with both CP
     # dice exploding, a CP 6 always rolls on, so the 10 needs a 5 + 2 split.
     assert one_joker[10] != all_jokers[10]
-    assert success_probability(code, 30, cp=2, all_cp_wild=True) > success_probability(
-        code, 30, cp=2
-    )
+    assert success_probability(code, 30, cp=2, all_cp_wild=True) > success_probability(code, 30, cp=2)
 
 
 # --------------------------------------------------------------------------
