@@ -17,6 +17,7 @@ The clock (C-CLOCK-1, docs/design.md):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -313,3 +314,36 @@ class Encounter:
             state=self.state,
             log_bytes=self.writer.bytes_written,
         )
+
+
+def tie_broken_order(
+    enc: Encounter,
+    inits: dict[str, int],
+    key: Callable[[str], tuple[int, ...]],
+    *,
+    rule: str,
+    sides: int = 6,
+    rolloff_rule: str = "C-TIE-1",
+    purpose: str = "tie roll-off",
+) -> list[str]:
+    """C-TIE-1: descending initiative with the system's tie-break ``key``, then roll-offs.
+
+    Actors equal on the whole key roll 1d``sides`` each (higher first), again among
+    those still tied. When any initiatives were equal, the order is logged (TieBroken).
+    """
+    out: list[str] = []
+    for _, group in itertools.groupby(sorted(inits, key=key), key=key):
+        tied = list(group)
+        out.extend(_roll_off(enc, tied, sides, rolloff_rule, purpose) if len(tied) > 1 else tied)
+    if len(set(inits.values())) < len(inits):
+        enc.emit(E.TieBroken(order=out, rule=rule))
+    return out
+
+
+def _roll_off(enc: Encounter, group: list[str], sides: int, rule: str, purpose: str) -> list[str]:
+    rolls = {a: enc.roll(1, sides, actor=a, purpose=purpose, rule=rule)[0] for a in group}
+    out: list[str] = []
+    for face in sorted(set(rolls.values()), reverse=True):
+        same = [a for a in group if rolls[a] == face]
+        out.extend(_roll_off(enc, same, sides, rule, purpose) if len(same) > 1 else same)
+    return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -273,3 +274,32 @@ def convert_rules(file: str, text: str, rules_raw: dict[str, Any], type_: Any) -
             msg = msg[0].lower() + msg[1:]
         jpath = "$.rules" + sub
         raise ScenarioError(file, jpath, msg, line=locate(text, jpath)) from None
+
+
+def check_common(scenario: Any, file: str, text: str, policies: Sequence[str]) -> None:
+    """The checks every system's scenario needs: sides, round limit, and each actor's
+    id, side, policy, position and arrival round; each error names its $.path."""
+
+    def fail(path: str, msg: str) -> None:
+        raise ScenarioError(file, path, msg, line=locate(text, path))
+
+    sides = [s.id for s in scenario.sides]
+    if len(sides) < 2:
+        fail("$.sides", f"expected at least two sides, got {len(sides)}")
+    if scenario.round_limit < 1:
+        fail("$.round_limit", f"expected at least 1 round, got {scenario.round_limit}")
+    m = scenario.map
+    seen: set[str] = set()
+    for i, a in enumerate(scenario.actors):
+        p = f"$.actors[{i}]"
+        if a.id in seen:
+            fail(f"{p}.id", f"duplicate actor id {a.id!r}")
+        seen.add(a.id)
+        if a.side not in sides:
+            fail(f"{p}.side", f"unknown side {a.side!r} (sides: {', '.join(sides)})")
+        if a.policy not in policies:
+            fail(f"{p}.policy", f"unknown policy {a.policy!r} (expected one of {', '.join(policies)})")
+        if len(a.position) != 2 or not (0 <= a.position[0] < m.width and 0 <= a.position[1] < m.height):
+            fail(f"{p}.position", f"expected [x, y] inside the {m.width} x {m.height} map, got {a.position}")
+        if a.arrives < 1:
+            fail(f"{p}.arrives", f"expected a round >= 1, got {a.arrives}")

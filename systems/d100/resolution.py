@@ -16,12 +16,11 @@ oracle share one definition of the bands.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 
 from engine import events as E
-from engine.encounter import TICKS_PER_SECOND, Encounter
+from engine.encounter import TICKS_PER_SECOND, Encounter, tie_broken_order
 from engine.state import ActorState
 from systems.d100.odds import band_of, effective_skill
 from systems.d100.rules import (
@@ -216,22 +215,9 @@ def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     def key(aid: str) -> tuple[int, int]:
         return (-inits[aid], -effective_dex(enc, aid))
 
-    out: list[str] = []
-    for _, group in itertools.groupby(sorted(inits, key=key), key=key):
-        tied = list(group)
-        out.extend(_roll_off(enc, tied) if len(tied) > 1 else tied)
-    if len(set(inits.values())) < len(inits):
-        enc.emit(E.TieBroken(order=out, rule="D100-INIT-1"))
-    return out
-
-
-def _roll_off(enc: Encounter, group: list[str]) -> list[str]:
-    rolls = {a: enc.roll(1, 12, actor=a, purpose="initiative tie: 1D12 again", rule="D100-INIT-1")[0] for a in group}
-    out: list[str] = []
-    for face in sorted(set(rolls.values()), reverse=True):
-        same = [a for a in group if rolls[a] == face]
-        out.extend(_roll_off(enc, same) if len(same) > 1 else same)
-    return out
+    return tie_broken_order(
+        enc, inits, key, rule="D100-INIT-1", sides=12, rolloff_rule="D100-INIT-1", purpose="initiative tie: 1D12 again"
+    )
 
 
 # ------------------------------------------------------------------ the turn

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from engine.errors import ScenarioError
-from engine.scenario import ActorBase, CoverZone, MapSpec, ScenarioBase, Spec, locate, parse_duration
+from engine.scenario import ActorBase, CoverZone, MapSpec, ScenarioBase, Spec, check_common, locate, parse_duration
 
 POLICIES = ("aggressive", "security", "raider", "passive", "human")
 MODES = ("stun", "lethal")
@@ -100,27 +100,10 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     defaults = D100Rules()
     armour = rules_raw.get("armour", defaults.armour)
     parry = rules_raw.get("parry_reduction", defaults.parry_reduction)
-    sides = [s.id for s in scenario.sides]
-    if len(sides) < 2:
-        fail("$.sides", f"expected at least two sides, got {len(sides)}")
-    if scenario.round_limit < 1:
-        fail("$.round_limit", f"expected at least 1 round, got {scenario.round_limit}")
-    m = scenario.map
+    check_common(scenario, file, text, POLICIES)
     ids = [a.id for a in scenario.actors]
-    seen: set[str] = set()
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"
-        if a.id in seen:
-            fail(f"{p}.id", f"duplicate actor id {a.id!r}")
-        seen.add(a.id)
-        if a.side not in sides:
-            fail(f"{p}.side", f"unknown side {a.side!r} (sides: {', '.join(sides)})")
-        if a.policy not in POLICIES:
-            fail(f"{p}.policy", f"unknown policy {a.policy!r} (expected one of {', '.join(POLICIES)})")
-        if len(a.position) != 2 or not (0 <= a.position[0] < m.width and 0 <= a.position[1] < m.height):
-            fail(f"{p}.position", f"expected [x, y] inside the {m.width} x {m.height} map, got {a.position}")
-        if a.arrives < 1:
-            fail(f"{p}.arrives", f"expected a round >= 1, got {a.arrives}")
         for name in ("DEX", "CON", "POU"):
             if getattr(a.characteristics, name) < 1:
                 fail(f"{p}.characteristics.{name}", f"expected at least 1, got {getattr(a.characteristics, name)}")

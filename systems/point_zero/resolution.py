@@ -7,12 +7,11 @@ emitting events. ``enc.rules`` is the effective :class:`PointZeroRules`.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
 from engine import events as E
-from engine.encounter import Encounter
+from engine.encounter import Encounter, tie_broken_order
 from engine.scenario import CoverZone
 from engine.state import ActorState
 from systems.point_zero.rules import PHYSICAL, SHOCK, PointZeroRules
@@ -101,23 +100,7 @@ def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
         at = sheet(enc, aid).attributes
         return (-inits[aid], -at.ADR, -at.DEP)
 
-    out: list[str] = []
-    for _, group in itertools.groupby(sorted(inits, key=key), key=key):
-        tied = list(group)
-        out.extend(_roll_off(enc, tied) if len(tied) > 1 else tied)
-    if len(set(inits.values())) < len(inits):
-        enc.emit(E.TieBroken(order=out, rule="PZ-TIE-1"))
-    return out
-
-
-def _roll_off(enc: Encounter, group: list[str]) -> list[str]:
-    """C-TIE-1: 1d6 each, higher first, again among those still tied."""
-    rolls = {a: enc.roll(1, 6, actor=a, purpose="tie roll-off", rule="C-TIE-1")[0] for a in group}
-    out: list[str] = []
-    for face in sorted(set(rolls.values()), reverse=True):
-        same = [a for a in group if rolls[a] == face]
-        out.extend(_roll_off(enc, same) if len(same) > 1 else same)
-    return out
+    return tie_broken_order(enc, inits, key, rule="PZ-TIE-1")
 
 
 # ------------------------------------------------------------------ movement

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import ScenarioError
-from engine.scenario import ActorBase, ScenarioBase, Spec, locate
+from engine.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
 
 RANGED_SKILLS = ("handguns", "bows_thrown", "shoulder_arms", "heavy_weapons")
 MELEE_SKILLS = ("brawl", "melee")
@@ -78,24 +78,10 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     def fail(path: str, msg: str) -> None:
         raise ScenarioError(file, path, msg, line=locate(text, path))
 
-    sides = [s.id for s in scenario.sides]
-    if len(sides) < 2:
-        fail("$.sides", f"expected at least two sides, got {len(sides)}")
-    seen: set[str] = set()
+    check_common(scenario, file, text, POLICIES)
     m = scenario.map
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"
-        if a.id in seen:
-            fail(f"{p}.id", f"duplicate actor id {a.id!r}")
-        seen.add(a.id)
-        if a.side not in sides:
-            fail(f"{p}.side", f"unknown side {a.side!r} (sides: {', '.join(sides)})")
-        if a.policy not in POLICIES:
-            fail(f"{p}.policy", f"unknown policy {a.policy!r} (expected one of {', '.join(POLICIES)})")
-        if len(a.position) != 2 or not (0 <= a.position[0] < m.width and 0 <= a.position[1] < m.height):
-            fail(f"{p}.position", f"expected [x, y] inside the {m.width} x {m.height} map, got {a.position}")
-        if a.arrives < 1:
-            fail(f"{p}.arrives", f"expected a round >= 1, got {a.arrives}")
         if a.armour not in scenario_rules_armour(scenario):
             fail(f"{p}.armour", f"unknown armour {a.armour!r}")
         if a.policy == "scripted" and not a.script:
@@ -119,8 +105,6 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     for i, z in enumerate(m.cover):
         if z.level not in ("partial", "half", "heavy"):
             fail(f"$.map.cover[{i}].level", f"expected partial, half or heavy, got {z.level!r}")
-    if scenario.round_limit < 1:
-        fail("$.round_limit", f"expected at least 1 round, got {scenario.round_limit}")
 
 
 def scenario_rules_armour(scenario: Scenario) -> dict[str, int]:

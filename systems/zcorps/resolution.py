@@ -14,7 +14,6 @@ into the scenario's actor list): ``active_defence`` / ``partial_defence``
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 import msgspec
 
 from engine import events as E
-from engine.encounter import Encounter
+from engine.encounter import Encounter, tie_broken_order
 from engine.scenario import CoverZone
 from engine.state import ActorState
 from systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
@@ -451,23 +450,7 @@ def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
         ag, pe = code_of(at.agilite), code_of(at.perception)
         return (-inits[aid], -ag.dice, -ag.pips, -pe.dice, -pe.pips)
 
-    out: list[str] = []
-    for _, group in itertools.groupby(sorted(inits, key=key), key=key):
-        tied = list(group)
-        out.extend(_roll_off(enc, tied) if len(tied) > 1 else tied)
-    if len(set(inits.values())) < len(inits):
-        enc.emit(E.TieBroken(order=out, rule="ZC-INIT-1"))
-    return out
-
-
-def _roll_off(enc: Encounter, group: list[str]) -> list[str]:
-    """C-TIE-1: 1d6 each, higher first, again among those still tied."""
-    rolls = {a: enc.roll(1, 6, actor=a, purpose="tie roll-off", rule="C-TIE-1")[0] for a in group}
-    out: list[str] = []
-    for face in sorted(set(rolls.values()), reverse=True):
-        same = [a for a in group if rolls[a] == face]
-        out.extend(_roll_off(enc, same) if len(same) > 1 else same)
-    return out
+    return tie_broken_order(enc, inits, key, rule="ZC-INIT-1")
 
 
 def action_counts(enc: Encounter, actor: str, value: int, extra: int) -> list[int]:

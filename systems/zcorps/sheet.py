@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import ScenarioError
-from engine.scenario import ActorBase, ScenarioBase, Spec, locate
+from engine.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
 from systems.zcorps.odds import DCode, parse_code
 from systems.zcorps.rules import CLOSE, FIREARMS
 
@@ -112,25 +112,11 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
         except ValueError:
             fail(path, f"expected a D code like 4D+2 or 3D, got {value!r}")
 
-    sides = [s.id for s in scenario.sides]
-    if len(sides) < 2:
-        fail("$.sides", f"expected at least two sides, got {len(sides)}")
-    seen: set[str] = set()
+    check_common(scenario, file, text, POLICIES)
     m = scenario.map
     ids = {a.id for a in scenario.actors}
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"
-        if a.id in seen:
-            fail(f"{p}.id", f"duplicate actor id {a.id!r}")
-        seen.add(a.id)
-        if a.side not in sides:
-            fail(f"{p}.side", f"unknown side {a.side!r} (sides: {', '.join(sides)})")
-        if a.policy not in POLICIES:
-            fail(f"{p}.policy", f"unknown policy {a.policy!r} (expected one of {', '.join(POLICIES)})")
-        if len(a.position) != 2 or not (0 <= a.position[0] < m.width and 0 <= a.position[1] < m.height):
-            fail(f"{p}.position", f"expected [x, y] inside the {m.width} x {m.height} map, got {a.position}")
-        if a.arrives < 1:
-            fail(f"{p}.arrives", f"expected a round >= 1, got {a.arrives}")
         for attr in ("agilite", "adresse", "puissance", "perception", "connaissances", "charisme"):
             check_code(f"{p}.attributes.{attr}", getattr(a.attributes, attr))
         for skill, value in a.skills.items():
@@ -160,5 +146,3 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     for i, z in enumerate(m.cover):
         if z.level not in ("quarter", "half", "three_quarters"):
             fail(f"$.map.cover[{i}].level", f"expected quarter, half or three_quarters, got {z.level!r}")
-    if scenario.round_limit < 1:
-        fail("$.round_limit", f"expected at least 1 round, got {scenario.round_limit}")
