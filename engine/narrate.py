@@ -100,9 +100,14 @@ class Narrator:
         if isinstance(ev, E.HitPointsChanged):
             return f"{n(ev.actor)}: {ev.delta:+d} HP -> {ev.hp} [{ev.rule}]"
         if isinstance(ev, E.ConditionSet):
-            return f"{n(ev.actor)} is {ev.condition}{f' ({ev.value})' if ev.value else ''} [{ev.rule}]"
+            value = f" ({ev.value})" if ev.value else ""
+            if _adjective(ev.condition):
+                return f"{n(ev.actor)} is {ev.condition}{value} [{ev.rule}]"
+            return f"{n(ev.actor)}: {_words(ev.condition)}{value} [{ev.rule}]"
         if isinstance(ev, E.ConditionCleared):
-            return f"{n(ev.actor)} is no longer {ev.condition} [{ev.rule}]"
+            if _adjective(ev.condition):
+                return f"{n(ev.actor)} is no longer {ev.condition} [{ev.rule}]"
+            return f"{n(ev.actor)}: {_words(ev.condition)} ends [{ev.rule}]"
         if isinstance(ev, E.AmmoSpent):
             return f"{n(ev.actor)} fires {ev.rounds} from {ev.weapon} ({ev.left} left) [{ev.rule}]"
         if isinstance(ev, E.Reloaded):
@@ -126,6 +131,15 @@ class Narrator:
             who = f"winner: {ev.winner}" if ev.winner else "a draw"
             return f"=== end after {ev.rounds} rounds, {_duration(sec)} simulated: {who}; seed revealed: {ev.seed} ==="
         return None
+
+
+def _words(condition: str) -> str:
+    return condition.replace("_", " ")
+
+
+def _adjective(condition: str) -> bool:
+    """A one-word condition reads as "is <condition>"; others ("extra_actions") as a noun."""
+    return condition.isalpha()
 
 
 def _duration(sec: float) -> str:
