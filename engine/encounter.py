@@ -230,21 +230,35 @@ class Encounter:
         return list(sides)
 
     def check_end(self) -> bool:
-        """C-END-1: the fight is over when at most one side can still act."""
+        """C-END-1: the fight is over when at most one side can still act.
+
+        A side whose objective is to escape wins if one of its actors fled
+        (docs/rules-notes.md); otherwise the side still able to act wins.
+        """
         if self.over:
             return True
         able = dict.fromkeys(self.state.sides_able())
         for side in self.pending_sides():
             able.setdefault(side, None)
-        if len(able) <= 1:
-            self.over = True
-            if able:
-                self.winner = next(iter(able))
-                self.reason = f"only side {self.winner} can still fight"
-            else:
-                self.winner = None
-                self.reason = "no side can still fight"
-        return self.over
+        if len(able) > 1:
+            return False
+        self.over = True
+        escaped = [
+            s.id
+            for s in self.scenario.sides
+            if s.objective == "escape"
+            and any(a.side == s.id and "fled" in a.conditions for a in self.state.actors.values())
+        ]
+        if escaped:
+            self.winner = escaped[0]
+            self.reason = f"side {self.winner} escaped"
+        elif able:
+            self.winner = next(iter(able))
+            self.reason = f"only side {self.winner} can still fight"
+        else:
+            self.winner = None
+            self.reason = "no side can still fight"
+        return True
 
     # ------------------------------------------------------------------- run
 

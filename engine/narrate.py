@@ -143,11 +143,12 @@ def _adjective(condition: str) -> bool:
 
 
 def _duration(sec: float) -> str:
-    s = int(sec)
-    if s < 120:
+    """Simulated time since the start, as a game master says it: 9 s, 12 min 9 s, 48 h 0 min, 7 d 2 h."""
+    if sec < 120:
         return f"{sec:g} s"
+    s = int(sec)
     if s < 7200:
-        return f"{s // 60} min"
+        return f"{s // 60} min {s % 60} s"
     if s < 3 * 86400:
-        return f"{s / 3600:g} h"
-    return f"{s / 86400:g} days"
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 86400} d {s % 86400 // 3600} h"

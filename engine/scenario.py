@@ -55,8 +55,11 @@ class MapSpec(Spec, frozen=True, kw_only=True):
 
 
 class SideSpec(Spec, frozen=True, kw_only=True):
+    """A side. ``objective = "escape"``: the side wins when one of its actors flees through an exit."""
+
     id: str
     name: str = ""
+    objective: str = "fight"
 
 
 class ScriptStep(Spec, frozen=True, kw_only=True):
@@ -97,6 +100,12 @@ class AftermathSpec(Spec, frozen=True, kw_only=True):
     medicine: int = 0
     cog: int = 0
     intensive_care: bool = False
+    #: the sides that get care (empty: every side)
+    sides: list[str] = []
+
+    def treats(self, side: str) -> bool:
+        """Whether the care reaches an actor of ``side``."""
+        return self.care != "none" and (not self.sides or side in self.sides)
 
 
 class ScenarioBase(Spec, frozen=True, kw_only=True):
@@ -191,13 +200,12 @@ def locate(text: str, jpath: str, key: str | None = None) -> int | None:
             table.append(name)
             header = re.compile(r"^\s*\[\[?\s*" + re.escape(".".join(table)) + r"\s*\]\]?\s*$")
             keyline = re.compile(r"^\s*" + re.escape(name) + r"\s*=|[{,]\s*" + re.escape(name) + r"\s*=")
-            nxt = parts[i + 1] if i + 1 < len(parts) else None
             found = None
             for ln in range(start, end):
-                if (nxt is None or nxt[1] == "") and keyline.search(lines[ln]):
+                if keyline.search(lines[ln]):  # a key, or an inline array of tables
                     found = ln
                     break
-                if header.match(lines[ln]) and (nxt is None or nxt[1] == ""):
+                if header.match(lines[ln]):
                     found = ln
                     break
             if found is not None:
@@ -289,6 +297,14 @@ def check_common(scenario: Any, file: str, text: str, policies: Sequence[str]) -
     if scenario.round_limit < 1:
         fail("$.round_limit", f"expected at least 1 round, got {scenario.round_limit}")
     m = scenario.map
+    for i, side in enumerate(scenario.sides):
+        if side.objective not in ("fight", "escape"):
+            fail(f"$.sides[{i}].objective", f"expected fight or escape, got {side.objective!r}")
+        if side.objective == "escape" and not m.exits:
+            fail(f"$.sides[{i}].objective", "an escape objective needs an exit on the map ([[map.exits]])")
+    for j, side_id in enumerate(scenario.aftermath.sides):
+        if side_id not in sides:
+            fail(f"$.aftermath.sides[{j}]", f"unknown side {side_id!r} (sides: {', '.join(sides)})")
     seen: set[str] = set()
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"

@@ -173,13 +173,12 @@ class D100:
         spec = enc.scenario.aftermath
         start = int(enc.env.now)
         end = start + parse_duration(spec.duration) * TICKS_PER_SECOND
-        care = spec.care != "none"
         agenda: list[tuple[int, int, str, str]] = []  # (tick, actor index, actor, what)
         index = {aid: i for i, aid in enumerate(enc.state.actors)}
         for aid, a in enc.state.actors.items():
             if "dead" in a.conditions:
                 continue
-            if R.DYING in a.conditions and care:
+            if R.DYING in a.conditions and spec.treats(a.side):
                 R.first_aid(enc, aid)
             if R.DYING in a.conditions:
                 agenda.append((R.timers(enc)[(aid, R.DYING)], index[aid], aid, "dies"))
@@ -190,7 +189,7 @@ class D100:
                     agenda.append((max(until, start), index[aid], aid, cond))
             if (a.hp or 0) < (a.hp_max or 0):
                 per_day = enc.rules.heal_per_day
-                if spec.care == "medicine" and R.medicine(enc, aid):
+                if spec.care == "medicine" and spec.treats(a.side) and R.medicine(enc, aid):
                     per_day *= enc.rules.heal_medicine_multiplier
                 enc.__dict__.setdefault("d100_heal", {})[aid] = per_day
                 agenda.append((start + DAY * TICKS_PER_SECOND, index[aid], aid, "heal"))

@@ -155,7 +155,7 @@ class PointZero:
         for aid, a in enc.state.actors.items():
             if "dead" in a.conditions:
                 continue
-            if spec.care != "none" and a.monitors[PHYSICAL].worst() >= 0:
+            if spec.treats(a.side) and a.monitors[PHYSICAL].worst() >= 0:
                 cared[aid] = R.medicine_test(enc, aid, spec)
                 worst = a.monitors[PHYSICAL].worst()
                 if cared[aid] and worst >= 2:

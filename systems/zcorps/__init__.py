@@ -205,7 +205,10 @@ class ZCorps:
                     E.WoundHealed(actor=aid, monitor=WOUNDS, level=STUNNED, to_level=-1, boxes=1, rule="ZC-WOUND-1")
                 )
             if m.worst() >= 0:
-                procs.append(enc.env.process(self._recover(enc, aid, medic, code, end)))
+                cared = spec.treats(a.side)
+                procs.append(
+                    enc.env.process(self._recover(enc, aid, medic if cared else None, code if cared else None, end))
+                )
         if procs:
             yield simpy.AllOf(enc.env, procs)
 

@@ -25,10 +25,13 @@ def test_run_prints_a_play_by_play_and_writes_the_log(tmp_path: Path, capsys: py
     log = tmp_path / "mira.jsonl"
     assert main(["run", str(MIRA), "--seed", "7", "--log", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "Mira declares: move 2 m to (4, 6), attack guard with pistol [PZ-INIT-3]" in out
-    assert "Mira rolls 5d6 for pistol attack on guard: 3 4 3 (3) (1) [PZ-TEST-1]" in out
-    assert "Mira moves to (4,6), 2 m this round, initiative 7 [PZ-MOVE-2]" in out
-    assert f"65 events logged to {log}" in out
+    assert "Mira declares: move 2 m to (26, 6), attack guard with pistol [PZ-INIT-3]" in out
+    assert "Mira rolls 5d6 for pistol attack on guard: 6 4 (2) 6 (2) [PZ-TEST-1]" in out
+    assert "Mira moves to (26,6), 2 m this round, initiative 7 [PZ-MOVE-2]" in out
+    assert "The guard marks a Grave box on the physical monitor (12 vs 6) [PZ-MON-3]" in out
+    assert "Mira flees through service door [C-END-1]" in out
+    assert "Mira: 1 physical box(es) of level 0 -> healed after 48 h 0 min [PZ-HEAL-2]" in out
+    assert f"side mira wins (side mira escaped) after 3 rounds; 129 events logged to {log}" in out
     assert log.exists()
 
 
@@ -56,7 +59,7 @@ def test_replay_at_shows_the_state_just_after_an_event(tmp_path: Path, capsys: p
     assert main(["replay", str(log), "--at", "12"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Mira vs the guard (point_zero): state just after seq 12, round 1")
-    assert "Mira [mira, side mira] active at (6,8)" in out
+    assert "Mira [mira, side mira] active at (28,8)" in out
     assert "physical  Légère [ ][ ][ ]  Grave [ ][ ]  Critique [ ]  Fatale [ ]" in out
 
 
@@ -82,20 +85,20 @@ def test_a_scenario_typo_is_one_line_with_its_path_and_exit_2(tmp_path: Path) ->
     proc = fracas("run", str(bad))
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == f"fracas: error: {bad}:36: $.actors[0].skils: unknown field `skils`\n"
+    assert proc.stderr == f"fracas: error: {bad}:38: $.actors[0].skils: unknown field `skils`\n"
 
 
 def test_a_wrong_type_names_what_was_expected_and_found(tmp_path: Path) -> None:
     bad = tmp_path / "type.toml"
     bad.write_text(
         MIRA.read_text(encoding="utf-8").replace(
-            "PER = 2, ADR = 2, VIG = 3, COG = 2, INIT = 3", 'PER = "two", ADR = 2, VIG = 3, COG = 2, INIT = 3', 1
+            "PER = 3, ADR = 2, VIG = 3, COG = 2, INIT = 3", 'PER = "three", ADR = 2, VIG = 3, COG = 2, INIT = 3', 1
         ),
         encoding="utf-8",
     )
     proc = fracas("validate", str(bad))
     assert proc.returncode == 2
-    assert proc.stderr == f"fracas: error: {bad}:48: $.actors[1].attributes.PER: expected `int`, got `str`\n"
+    assert proc.stderr == f"fracas: error: {bad}:50: $.actors[1].attributes.PER: expected `int`, got `str`\n"
 
 
 def test_invalid_toml_names_the_line(tmp_path: Path) -> None:
@@ -122,7 +125,7 @@ def test_semantic_errors_name_the_path(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     proc = fracas("validate", str(bad))
-    assert proc.stderr == f"fracas: error: {bad}:32: $.actors[0].side: unknown side 'rebels' (sides: mira, guards)\n"
+    assert proc.stderr == f"fracas: error: {bad}:34: $.actors[0].side: unknown side 'rebels' (sides: mira, guards)\n"
 
 
 def test_a_log_that_is_not_a_log_is_bad_input(tmp_path: Path) -> None:
@@ -163,4 +166,4 @@ def test_rules_overrides_are_validated_and_recorded_in_the_header(tmp_path: Path
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace("monitor_boxes", "monitor_boxs"), encoding="utf-8")
     proc = fracas("validate", str(bad))
-    assert proc.stderr == f"fracas: error: {bad}:11: $.rules.monitor_boxs: unknown rules value `monitor_boxs`\n"
+    assert proc.stderr == f"fracas: error: {bad}:12: $.rules.monitor_boxs: unknown rules value `monitor_boxs`\n"
