@@ -195,7 +195,7 @@ def locate(text: str, jpath: str, key: str | None = None) -> int | None:
     start, end = 0, len(lines)
     table: list[str] = []
     best: int | None = None
-    for i, (name, index) in enumerate(parts):
+    for name, index in parts:
         if name:
             table.append(name)
             header = re.compile(r"^\s*\[\[?\s*" + re.escape(".".join(table)) + r"\s*\]\]?\s*$")
