@@ -12,7 +12,7 @@ from engine import events as E
 from engine.dice import DiceSource
 from engine.encounter import Encounter, Listener, RunResult
 from engine.errors import FracasError
-from engine.log import LogError, TornLine, iter_log
+from engine.log import LogError, TornLine, gc_paused, iter_log
 from engine.scenario import LoadedScenario, load_scenario
 from engine.state import PROJECTION_HANDLERS, ProjectionEntry, State
 from engine.system import get_system
@@ -75,22 +75,23 @@ def replay_log(path: Path, *, at: int | None = None) -> Replayed:
     handlers = PROJECTION_HANDLERS
     limit = at if at is not None else -1
     try:
-        for item in iter_log(path, entry_type=ProjectionEntry):
-            if type(item) is TornLine:
-                torn = item
-                break
-            seq = item.seq  # type: ignore[union-attr]
-            if seq > limit >= 0:
-                break
-            ev = item.ev  # type: ignore[union-attr]
-            if n == 0:
-                if not isinstance(ev, E.EncounterStarted):  # never skimmed: keeps its fields
-                    raise FracasError(f"{path}: line 1: the first entry is not an EncounterStarted header")
-                header = ev
-            state.seq = seq
-            state.sec = item.sec  # type: ignore[union-attr]
-            handlers[type(ev)](state, ev)
-            n += 1
+        with gc_paused():
+            for item in iter_log(path, entry_type=ProjectionEntry):
+                if type(item) is TornLine:
+                    torn = item
+                    break
+                seq = item.seq  # type: ignore[union-attr]
+                if seq > limit >= 0:
+                    break
+                ev = item.ev  # type: ignore[union-attr]
+                if n == 0:
+                    if not isinstance(ev, E.EncounterStarted):  # never skimmed: keeps its fields
+                        raise FracasError(f"{path}: line 1: the first entry is not an EncounterStarted header")
+                    header = ev
+                state.seq = seq
+                state.sec = item.sec  # type: ignore[union-attr]
+                handlers[type(ev)](state, ev)
+                n += 1
     except LogError as exc:
         raise FracasError(str(exc)) from None
     if n == 0:

@@ -223,6 +223,8 @@ class Encounter:
     def pending_sides(self) -> list[str]:
         """Sides with reinforcements still to arrive (they keep the fight open)."""
         present = self.state.actors
+        if len(present) == len(self.actor_specs):
+            return []
         sides: dict[str, None] = {}
         for a in self.scenario.actors:
             if a.id not in present:

@@ -15,6 +15,8 @@ canonical JSON bytes, so both forms verify the same way.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import os
 from collections.abc import Iterator
@@ -32,6 +34,22 @@ _json_encoder = msgspec.json.Encoder(order="deterministic")
 _entry_decoder = msgspec.json.Decoder(Entry)
 _mp_encoder = msgspec.msgpack.Encoder(order="deterministic")
 _mp_decoder = msgspec.msgpack.Decoder(Entry)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a whole log is decoded and folded.
+
+    Events hold no reference cycles, but every list inside them is tracked, so
+    the collector would otherwise run many times over objects it cannot free.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class LogError(Exception):

@@ -66,7 +66,12 @@ def path_toward(start: Cell, goal: Cell, metres: int) -> list[Cell]:
 
 def worst_level(a: ActorState) -> int:
     """PZ-MON-5: the worst level marked over both monitors (-1: unhurt)."""
-    return max((m.worst() for m in a.monitors.values()), default=-1)
+    worst = -1
+    for m in a.monitors.values():
+        level = m.worst()
+        if level > worst:
+            worst = level
+    return worst
 
 
 def cover_at(enc: Encounter, cell: Cell) -> CoverZone | None:
