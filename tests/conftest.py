@@ -6,9 +6,11 @@ pokerkit fixes the deck) so every test names the faces the rule text names.
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -74,3 +76,11 @@ def encounter_for(scenario: Path | str, dice: Sequence[int] = (), tmp_path: Path
 @pytest.fixture
 def data() -> Path:
     return DATA
+
+
+def need(module: str) -> Any:
+    """Import an optional dependency: skipped on a developer machine without it, required in CI
+    (the `test` extra installs every optional extra, so a skip there would hide a missing install)."""
+    if os.environ.get("CI"):
+        return importlib.import_module(module)
+    return pytest.importorskip(module)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import need
 
 from engine import batch as B
 from engine.api import replay_log
@@ -97,7 +98,7 @@ def test_out_csv_has_one_row_per_fight_in_order(tmp_path: Path, capsys: pytest.C
 
 
 def test_out_parquet_streams_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pq = pytest.importorskip("pyarrow.parquet")
+    pq = need("pyarrow.parquet")
     out = tmp_path / "rows.parquet"
     assert main(["batch", DUEL, "-n", "20", "--workers", "1", "--chunk-size", "8", "--out", str(out), "--json"]) == 0
     capsys.readouterr()
@@ -208,7 +209,7 @@ def test_kept_logs_replay_to_the_batch_result_and_verify(tmp_path: Path, capsys:
 
 
 def test_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
+    need("matplotlib")
     png = tmp_path / "b.png"
     assert main(["batch", DUEL, "-n", "10", "--workers", "1", "--plot", str(png), "--json"]) == 0
     capsys.readouterr()

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import need
 
 from engine import batch as B
 from engine.cli import main
 
-distributed = pytest.importorskip("distributed")
+distributed = need("distributed")
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import need
 
 from engine import events as E
 from engine.api import run_scenario
@@ -23,7 +24,7 @@ from engine.narrate import Narrator
 from engine.render import render_html, roll_groups
 from engine.state import replay
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the `test` extra installs playwright")
+sync_api = need("playwright.sync_api")
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
+from conftest import need
 
 from systems.zcorps.odds import (
     DISTRIBUTION_TAIL,
@@ -408,7 +409,7 @@ def test_format_odds() -> None:
     ],
 )
 def test_matches_icepool(dice: int, pips: int, cp: int, all_cp_wild: bool) -> None:
-    icepool = pytest.importorskip("icepool")
+    icepool = need("icepool")
     d6 = icepool.d6
     depth = 6
     others = dice - 1
