@@ -67,6 +67,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     loaded = load_scenario(args.scenario)
     seed = resolve_seed(None if args.seed is None else str(args.seed), loaded)
     log_path = Path(args.log) if args.log else default_log_path(loaded, seed)
+    if args.binary and not args.log:
+        log_path = log_path.with_suffix(".msgpack")
     listeners = []
     narrator = Narrator()
     if not args.json and not args.quiet:
