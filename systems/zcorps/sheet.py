@@ -10,6 +10,24 @@ from systems.zcorps.odds import DCode, parse_code
 from systems.zcorps.rules import CLOSE, FIREARMS
 
 POLICIES = ("aggressive", "cautious", "zombie", "scripted", "human")
+#: what a script step may do (systems/zcorps/policies.py scripted)
+SCRIPT_ACTIONS = (
+    "fire",
+    "shoot",
+    "strike",
+    "bite",
+    "reload",
+    "aim",
+    "move",
+    "stand",
+    "escape",
+    "hold",
+    "grab",
+    "knock_down",
+    "push",
+    "trip",
+    "tackle",
+)
 #: The attribute behind each skill (an absent skill rolls its attribute).
 SKILL_ATTRIBUTE = {
     "firearms": "adresse",
@@ -140,9 +158,15 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
                 fail(f"{wp}.magazine", f"a firearm needs a magazine size (type {w.type})")
             if w.ranges is not None and (len(w.ranges) != 3 or sorted(w.ranges) != w.ranges):
                 fail(f"{wp}.ranges", f"expected [short, medium, long] metres in increasing order, got {w.ranges}")
+        weapons = [w.name for w in a.weapons]
         for k, step in enumerate(a.script):
+            sp = f"{p}.script[{k}]"
+            if step.action not in SCRIPT_ACTIONS:
+                fail(f"{sp}.action", f"unknown action {step.action!r} (expected one of {', '.join(SCRIPT_ACTIONS)})")
             if step.target is not None and step.target not in ids:
-                fail(f"{p}.script[{k}].target", f"unknown actor {step.target!r}")
+                fail(f"{sp}.target", f"unknown actor {step.target!r}")
+            if step.action in ("fire", "shoot", "reload") and step.weapon not in weapons:
+                fail(f"{sp}.weapon", f"{step.action} needs one of {a.id}'s weapons ({', '.join(weapons) or 'none'})")
     for i, z in enumerate(m.cover):
         if z.level not in ("quarter", "half", "three_quarters"):
             fail(f"$.map.cover[{i}].level", f"expected quarter, half or three_quarters, got {z.level!r}")

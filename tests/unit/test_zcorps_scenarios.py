@@ -57,3 +57,31 @@ def test_barricade_seed_3_is_a_zombie_fight(tmp_path: Path) -> None:
     assert {"ZC-INIT-1", "ZC-WILD-1", "ZC-FIRE-1", "ZC-ATK-1", "ZC-DMG-1", "ZC-RES-1", "ZC-WOUND-1"} <= rules
     assert any(isinstance(ev, E.ActorDied) and ev.cause == "destroyed" for ev in evs)
     assert isinstance(evs[-1], E.EncounterEnded)
+
+
+def test_script_steps_are_validated_with_their_path(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    text = (ROOT / "scenarios" / "zcorps" / "duel.toml").read_text(encoding="utf-8")
+    for old, new, message in [
+        (
+            'policy = "aggressive"',
+            'policy = "scripted"\nscript = [{ action = "dance" }]',
+            "$.actors[0].script[0].action: unknown action 'dance' (expected one of fire, shoot, strike, bite, reload, "
+            "aim, move, stand, escape, hold, grab, knock_down, push, trip, tackle)",
+        ),
+        (
+            'policy = "aggressive"',
+            'policy = "scripted"\nscript = [{ action = "fire", target = "reyes" }]',
+            "$.actors[0].script[0].weapon: fire needs one of dutch's weapons (Glock 17)",
+        ),
+    ]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine.cli", "validate", str(bad)], capture_output=True, text=True, check=False
+        )
+        assert proc.returncode == 2
+        assert proc.stderr.startswith(f"fracas: error: {bad}:")
+        assert proc.stderr.rstrip().endswith(message)
