@@ -82,11 +82,13 @@ class Encounter:
         player_seeds: Sequence[str] = (),
         parent: E.ForkOrigin | None = None,
         listeners: Sequence[Listener] = (),
+        rules: Any = None,
     ) -> None:
         self.system = system
         self.loaded = scenario
         self.scenario: Any = scenario.spec
-        self.rules: Any = effective_rules(system, self.scenario.rules)
+        # ``rules``: effective rules already known (a log header's), else the scenario's overrides on the defaults
+        self.rules: Any = rules if rules is not None else effective_rules(system, self.scenario.rules)
         self.seed = seed
         self.player_seeds = list(player_seeds)
         self.dice: DiceSource = dice if dice is not None else DerivedDice(seed, player_seeds)
@@ -137,22 +139,23 @@ class Encounter:
 
     def emit(self, ev: E.Event) -> None:
         """Apply an event to the live state and append it to the log."""
-        if self.undrawn_faces and type(ev) is not E.DiceRolled:
-            raise RuntimeError(f"dice drawn but not recorded before {type(ev).__name__}")
+        kind = type(ev)
+        if self.undrawn_faces and kind is not E.DiceRolled:
+            raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
         state = self.state
-        PROJECTION_HANDLERS[type(ev)](state, ev)
+        PROJECTION_HANDLERS[kind](state, ev)
         now = int(self.env.now)
         sec = now / TICKS_PER_SECOND
-        if self.in_aftermath or self.round == 0:
-            count = 0
-        else:
-            count = max(0, self.round_ticks - (now - (self.round - 1) * self.round_ticks))
-        state.seq = self.seq
+        rnd = self.round
+        in_round = rnd != 0 and not self.in_aftermath  # the count is 0 before the first round and after the fight
+        count = max(0, self.round_ticks - (now - (rnd - 1) * self.round_ticks)) if in_round else 0
+        seq = self.seq
+        state.seq = seq
         state.sec = sec
-        self.writer.append(self.seq, self.round, count, sec, ev)  # type: ignore[arg-type]
+        self.writer.append(seq, rnd, count, sec, ev)  # type: ignore[arg-type]
         for listener in self.listeners:
-            listener(self.seq, self.round, count, sec, ev)
-        self.seq += 1
+            listener(seq, rnd, count, sec, ev)
+        self.seq = seq + 1
 
     def flush(self) -> None:
         self.writer.flush()
@@ -200,21 +203,32 @@ class Encounter:
         rule: str,
         keep_best: int | None = None,
     ) -> list[int]:
-        """Draw and record ``n`` dice; with ``keep_best`` the others are marked dropped."""
-        faces, first = self.draw(n, sides, actor=actor, purpose=purpose)
-        fates = ["kept"] * n
+        """Draw and record ``n`` dice; with ``keep_best`` the others are marked dropped.
+
+        The same events as :meth:`draw` then :meth:`record`, without their
+        bookkeeping: nothing can come between a draw and its record here.
+        """
+        dice = self.dice
+        first = dice.counter
+        faces = dice.draw(n, sides, actor=actor, purpose=purpose)
         if keep_best is not None and keep_best < n:
-            order = sorted(range(n), key=lambda i: (-faces[i], i))
-            for i in order[keep_best:]:
-                fates[i] = "dropped"
-        self.record(
-            actor=actor,
-            purpose=purpose,
-            rule=rule,
-            sides=sides,
-            faces=faces,
-            fates=fates,
-            first=first,
+            # The best faces are kept; among equal faces the earlier die (sorted() is stable, reversed too).
+            fates = ["dropped"] * n
+            for i in sorted(range(n), key=faces.__getitem__, reverse=True)[:keep_best]:
+                fates[i] = "kept"
+        else:
+            fates = ["kept"] * n
+        self.emit(
+            E.DiceRolled(
+                actor=actor,
+                purpose=purpose,
+                rule=rule,
+                sides=sides,
+                faces=faces,
+                fates=fates,
+                first=first,
+                source=dice.kind,
+            )
         )
         return faces
 
@@ -239,7 +253,10 @@ class Encounter:
         """
         if self.over:
             return True
-        able = dict.fromkeys(self.state.sides_able())
+        sides_able = self.state.sides_able()
+        if len(sides_able) > 1:  # the common case: reinforcements to come cannot end the fight
+            return False
+        able = dict.fromkeys(sides_able)
         for side in self.pending_sides():
             able.setdefault(side, None)
         if len(able) > 1:
@@ -300,7 +317,9 @@ class Encounter:
                 if spec.arrives == rnd and spec.id not in self.state.actors:
                     self.emit(self.system.entered(self, spec))
             if not self.check_end():
-                yield self.env.process(self.system.play_round(self, rnd))
+                # The round's process body runs inside this process (as a sub-process it would
+                # cost two more SimPy events a round, and every system waits for its own turns).
+                yield from self.system.play_round(self, rnd)
             self.emit(E.StateChecked(round=rnd, digest=state_digest(self.state)))
             self.flush()
             if self.check_end():

@@ -19,6 +19,7 @@ import contextlib
 import gc
 import hashlib
 import os
+from binascii import hexlify
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -58,11 +59,27 @@ class LogError(Exception):
 
 def encode_entry(seq: int, rnd: int, count: int, sec: float, ev: AnyEvent, prev: bytes) -> tuple[bytes, bytes]:
     """Return (line without newline, raw hash) for one entry chained after ``prev``."""
-    body = _json_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
-    # Entry.h defaults to "" and is encoded last: cut it off to get the chained bytes.
-    chained = body[: body.rindex(_H_KEY)] + b"}"
-    digest = hashlib.sha256(prev + chained).digest()
-    return chained[:-1] + _H_KEY + digest.hex().encode() + b'"}', digest
+    chained, digest = _chain_entry(seq, rnd, count, sec, ev, prev)
+    return b'%s,"h":"%s"}' % (chained[:-1], hexlify(digest)), digest
+
+
+class _EntryWithoutHash(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """:class:`Entry` without ``h``: its canonical JSON is exactly the bytes the entry's hash covers."""
+
+    seq: int
+    round: int
+    count: int
+    sec: float
+    ev: AnyEvent
+
+
+assert (*_EntryWithoutHash.__struct_fields__, "h") == Entry.__struct_fields__, "Entry's fields changed"
+
+
+def _chain_entry(seq: int, rnd: int, count: int, sec: float, ev: AnyEvent, prev: bytes) -> tuple[bytes, bytes]:
+    """(the bytes the entry's hash covers, the raw hash) for one entry chained after ``prev``."""
+    chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
+    return chained, hashlib.sha256(prev + chained).digest()
 
 
 def chained_bytes(line: bytes) -> bytes:
@@ -91,19 +108,20 @@ class LogWriter:
             self._fh = open(path, "wb")  # noqa: SIM115 - closed in close()
         self._pending: list[bytes] = []
 
-    def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> bytes:
+    def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
         if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
             self.count += 1
-            return b""
-        line, self.prev = encode_entry(seq, rnd, count, sec, ev, self.prev)
+            return
+        chained, digest = _chain_entry(seq, rnd, count, sec, ev, self.prev)
+        self.prev = digest
         if self.binary:
-            data = _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=self.prev.hex()))
+            data = _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=digest.hex()))
         else:
-            data = line + b"\n"
+            # the line is the chained bytes with the hash as the last key (module docstring)
+            data = b'%s,"h":"%s"}\n' % (chained[:-1], hexlify(digest))
         self._pending.append(data)
         self.count += 1
         self.bytes_written += len(data)
-        return line
 
     def flush(self) -> None:
         """Write what is pending in one system call (a crash loses at most one action)."""

@@ -82,13 +82,16 @@ class RecordedDice:
                 return out
             raise DiceExhausted(n, sides, actor, purpose, start)
         out = self.faces[start : start + n]
-        for i, face in enumerate(out):
-            if not 1 <= face <= sides:
-                raise FaceOutOfRange(
-                    f"die {start + i}: the rules roll a d{sides} for {purpose} ({actor}), the log records face {face}"
-                )
+        if out and (min(out) < 1 or max(out) > sides):  # then find the first face out of range
+            for i, face in enumerate(out):
+                if not 1 <= face <= sides:
+                    raise FaceOutOfRange(
+                        f"die {start + i}: the rules roll a d{sides} for {purpose} ({actor}), "
+                        f"the log records face {face}"
+                    )
         self.counter = start + n
-        self.kind = self.sources[start + n - 1] if n else self.kind
+        if n:
+            self.kind = self.sources[start + n - 1]
         return out
 
 
@@ -98,8 +101,8 @@ class NullWriter(LogWriter):
     def __init__(self) -> None:
         super().__init__(None)
 
-    def append(self, seq: int, rnd: int, count: int, sec: float, ev: E.AnyEvent) -> bytes:
-        return b""
+    def append(self, seq: int, rnd: int, count: int, sec: float, ev: E.AnyEvent) -> None:
+        return None
 
     def flush(self) -> None:
         return None
@@ -134,6 +137,7 @@ def encounter_from_header(
 ) -> Encounter:
     """An encounter that runs the header's scenario under the header's effective rules."""
     system, loaded = scenario_from_header(head)
+    rules: Any = msgspec.convert(head.rules, system.rules_type)
     enc = Encounter(
         system,
         loaded,
@@ -144,11 +148,10 @@ def encounter_from_header(
         player_seeds=head.dice.player_seeds if player_seeds is None else player_seeds,
         parent=parent if parent is not None or not keep_parent else head.parent,
         listeners=listeners,
+        rules=rules,
     )
     if log_path is None:
         enc.writer = NullWriter()
-    rules: Any = msgspec.convert(head.rules, system.rules_type)
-    enc.rules = rules
     if chooser is not None:
         attach_chooser(enc, chooser)
     return enc

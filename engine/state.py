@@ -33,8 +33,10 @@ class Monitor(msgspec.Struct, kw_only=True):
     def worst(self) -> int:
         """Index of the highest level with a marked box, or -1."""
         marked = self.marked
+        if not any(marked):  # the common case: an unhurt monitor
+            return -1
         i = len(marked) - 1
-        while i >= 0 and not marked[i]:
+        while not marked[i]:
             i -= 1
         return i
 

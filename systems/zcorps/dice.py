@@ -66,15 +66,14 @@ class PoolRoll:
     @property
     def cancelled(self) -> int | None:
         """The face removed by a Joker 1, if any."""
-        for face, fate in zip(self.plain, self.plain_fates, strict=True):
-            if fate == CANCELLED:
-                return face
+        if CANCELLED in self.plain_fates:
+            return self.plain[self.plain_fates.index(CANCELLED)]
         return None
 
     @property
     def dice_total(self) -> int:
-        kept = sum(f for f, fate in zip(self.plain, self.plain_fates, strict=True) if fate == KEPT)
-        return kept + sum(self.joker) + sum(self.cp_plain) + sum(sum(c) for c in self.cp_jokers)
+        kept = sum([f for f, fate in zip(self.plain, self.plain_fates, strict=True) if fate == KEPT])
+        return kept + sum(self.joker) + sum(self.cp_plain) + sum(map(sum, self.cp_jokers))
 
     @property
     def total(self) -> int:

@@ -94,10 +94,12 @@ class DCode:
         return f"{self.dice}D+{self.pips}" if self.pips else f"{self.dice}D"
 
 
+@lru_cache(maxsize=1024)
 def parse_code(text: str) -> DCode:
     """ZC-DICE-1: parse "4D+2", "3D", "1d+1" (pips >= 3 are carried into dice).
 
-    Only ``+`` pips are accepted; anything else raises ``ValueError``.
+    Only ``+`` pips are accepted; anything else raises ``ValueError``. Cached:
+    the rules read the same few codes of the sheets at every roll (a DCode is frozen).
     """
     match = _CODE_RE.fullmatch(text)
     if match is None:
