@@ -25,7 +25,12 @@ Process = Generator[Any, Any, None]
 
 
 class RuleSystem(Protocol):
-    """What a rule system provides to the engine."""
+    """What a rule system provides to the engine.
+
+    Optional, looked up with ``getattr`` so a minimal system needs neither:
+    ``odds_command`` (an :class:`engine.cmd_odds.OddsProvider` for ``fracas odds``) and
+    ``outcome_odds(test, dice) -> float | None`` (P(this result or better), for ``fracas audit``).
+    """
 
     name: str
     title: str
