@@ -87,12 +87,23 @@ class ReplayChooser:
     """
 
     def __init__(self, entries: Iterable[E.Entry], *, fallback: bool = False) -> None:
-        self.queues: dict[str, deque[tuple[int, str]]] = {}
-        for entry in entries:
-            ev = entry.ev
-            if isinstance(ev, E.ActionDeclared) and ev.policy == HUMAN:
-                self.queues.setdefault(ev.actor, deque()).append((entry.seq, ev.text))
+        self._entries: Iterable[E.Entry] | None = entries
+        self._queues: dict[str, deque[tuple[int, str]]] = {}
         self.fallback = fallback
+
+    @property
+    def queues(self) -> dict[str, deque[tuple[int, str]]]:
+        """The logged human decisions per actor, read from the entries at the first question.
+
+        Most logs have no human actor: verifying them then never reads the entries a second time.
+        """
+        if self._entries is not None:
+            for entry in self._entries:
+                ev = entry.ev
+                if isinstance(ev, E.ActionDeclared) and ev.policy == HUMAN:
+                    self._queues.setdefault(ev.actor, deque()).append((entry.seq, ev.text))
+            self._entries = None
+        return self._queues
 
     def choose(self, enc: Encounter, actor: str, choices: Sequence[Choice]) -> int:
         queue = self.queues.get(actor)

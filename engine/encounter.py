@@ -147,8 +147,11 @@ class Encounter:
         now = int(self.env.now)
         sec = now / TICKS_PER_SECOND
         rnd = self.round
-        in_round = rnd != 0 and not self.in_aftermath  # the count is 0 before the first round and after the fight
-        count = max(0, self.round_ticks - (now - (rnd - 1) * self.round_ticks)) if in_round else 0
+        count = 0  # before the first round and after the fight
+        if rnd and not self.in_aftermath:
+            count = rnd * self.round_ticks - now  # current_count(), written out: this runs for every event
+            if count < 0:
+                count = 0
         seq = self.seq
         state.seq = seq
         state.sec = sec
@@ -166,6 +169,20 @@ class Encounter:
         faces = self.dice.draw(n, sides, actor=actor, purpose=purpose)
         self.undrawn_faces += n
         return faces, first
+
+    def drawer(self, sides: int, *, actor: str, purpose: str) -> Callable[[int], list[int]]:
+        """``draw(n)``: the faces of :meth:`draw` (``n`` dice with these sides), for rules that draw as they go.
+
+        The same bookkeeping as :meth:`draw`, one call shorter (a Z-Corps roll draws a die at a time).
+        """
+        dice = self.dice
+
+        def draw(n: int) -> list[int]:
+            faces = dice.draw(n, sides, actor=actor, purpose=purpose)
+            self.undrawn_faces += n
+            return faces
+
+        return draw
 
     def record(
         self,

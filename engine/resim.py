@@ -81,17 +81,16 @@ class RecordedDice:
                 self.kind = self.then.kind
                 return out
             raise DiceExhausted(n, sides, actor, purpose, start)
-        out = self.faces[start : start + n]
-        if out and (min(out) < 1 or max(out) > sides):  # then find the first face out of range
-            for i, face in enumerate(out):
-                if not 1 <= face <= sides:
-                    raise FaceOutOfRange(
-                        f"die {start + i}: the rules roll a d{sides} for {purpose} ({actor}), "
-                        f"the log records face {face}"
-                    )
-        self.counter = start + n
+        end = start + n
+        out = self.faces[start:end]
+        for i, face in enumerate(out):
+            if not 1 <= face <= sides:
+                raise FaceOutOfRange(
+                    f"die {start + i}: the rules roll a d{sides} for {purpose} ({actor}), the log records face {face}"
+                )
+        self.counter = end
         if n:
-            self.kind = self.sources[start + n - 1]
+            self.kind = self.sources[end - 1]
         return out
 
 

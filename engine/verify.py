@@ -34,7 +34,7 @@ from engine import events as E
 from engine.decide import DecisionError, NoLoggedDecision, ReplayChooser
 from engine.dice import METHOD, DerivedDice, commitment_of
 from engine.errors import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, FracasError
-from engine.log import GENESIS, LogError, TornLine, encode_entry, gc_paused, is_binary, iter_log
+from engine.log import GENESIS, LogError, TornLine, encode_entry, gc_paused, iter_log
 from engine.resim import DiceExhausted, FaceOutOfRange, RecordedDice, encounter_from_header
 from engine.state import State, apply_entry, state_digest
 
@@ -90,7 +90,7 @@ class Unreadable(FracasError):
 
 class _Loaded(msgspec.Struct, kw_only=True):
     entries: list[E.Entry]
-    chained: list[bytes]  # the bytes each entry's hash covers
+    lines: list[bytes]  # each entry's JSON line (re-encoded from a binary log): its hash covers it without ``h``
     problem: Problem | None = None  # first structural problem met while reading
 
 
@@ -98,31 +98,27 @@ class _Loaded(msgspec.Struct, kw_only=True):
 
 
 def _load(path: Path) -> _Loaded:
-    """Decode every line (or frame) and keep the bytes its hash covers."""
+    """Decode every line (or frame) and keep the line itself (check_chain cuts out what its hash covers)."""
     try:
-        binary = is_binary(path)
-        data = b"" if binary else path.read_bytes()
+        data = path.read_bytes()
     except OSError as exc:
         raise Unreadable(f"{path}: cannot read log: {exc.strerror or exc}") from None
-    if binary:
-        return _load_binary(path)
     if not data:
         raise Unreadable(f"{path}: empty file: not a fracas log")
+    if data[:1] != b"{":  # as engine.log.is_binary decides, on the bytes already read
+        return _load_binary(path)
     lines = data.split(b"\n")
     torn_end = lines[-1] != b""
     if not torn_end:
         lines.pop()
     entries: list[E.Entry] = []
-    chained: list[bytes] = []
     if not torn_end:  # the common case: decode every line in one call
         try:
             entries = _decoder.decode_lines(data)
         except msgspec.DecodeError:
             entries = []
         if len(entries) == len(lines):
-            cuts = [raw.rfind(_H_KEY) for raw in lines]
-            chained = [raw[:cut] + b"}" if cut >= 0 else raw for raw, cut in zip(lines, cuts, strict=True)]
-            return _Loaded(entries=entries, chained=chained)
+            return _Loaded(entries=entries, lines=lines)
         entries = []
     decode = _decoder.decode
     problem: Problem | None = None
@@ -143,9 +139,7 @@ def _load(path: Path) -> _Loaded:
             problem = Problem(step="structure", line=i + 1, seq=len(entries), message=msg)
             break
         entries.append(entry)
-        cut = raw.rfind(_H_KEY)
-        chained.append(raw[:cut] + b"}" if cut >= 0 else raw)
-    return _Loaded(entries=entries, chained=chained, problem=problem)
+    return _Loaded(entries=entries, lines=lines[: len(entries)], problem=problem)
 
 
 def _load_binary(path: Path) -> _Loaded:
@@ -170,11 +164,8 @@ def _load_binary(path: Path) -> _Loaded:
         problem = Problem(step="structure", line=len(entries) + 1, seq=len(entries), message=str(exc))
     if not entries:
         raise Unreadable(f"{path}: empty file: not a fracas log")
-    chained = []
-    for e in entries:
-        line, _ = encode_entry(e.seq, e.round, e.count, e.sec, e.ev, GENESIS)
-        chained.append(line[: line.rindex(_H_KEY)] + b"}")
-    return _Loaded(entries=entries, chained=chained, problem=problem)
+    lines = [encode_entry(e.seq, e.round, e.count, e.sec, e.ev, GENESIS)[0] for e in entries]
+    return _Loaded(entries=entries, lines=lines, problem=problem)
 
 
 # ------------------------------------------------------------- the steps
@@ -240,10 +231,12 @@ def check_structure(loaded: _Loaded) -> Problem | None:
 
 
 def check_chain(loaded: _Loaded) -> Problem | None:
+    """Every ``h`` is SHA-256 of the previous hash and the line without its ``h`` key (engine.log)."""
     prev = GENESIS
     sha = hashlib.sha256
-    for i, (entry, chained) in enumerate(zip(loaded.entries, loaded.chained, strict=True)):
-        digest = sha(prev + chained).digest()
+    for i, (entry, raw) in enumerate(zip(loaded.entries, loaded.lines, strict=True)):
+        cut = raw.rfind(_H_KEY)
+        digest = sha(prev + raw[:cut] + b"}" if cut >= 0 else prev + raw).digest()
         if digest.hex() != entry.h:
             return Problem(
                 step="chain",
@@ -313,6 +306,8 @@ def check_dice(
         for e in parent:
             if type(e.ev) is E.DiceRolled:
                 parent_faces.extend(e.ev.faces)
+    if key is not None and _all_rederived(entries, key, fork_die, tally):
+        return None
     counts = tally.counts
     counter = 0
     for i, entry in enumerate(entries):
@@ -393,6 +388,37 @@ def check_dice(
             tally.checked += 1
         counter += n
     return None
+
+
+def _all_rederived(entries: Sequence[E.Entry], key: DerivedDice, fork_die: int, tally: _DiceCount) -> bool:
+    """The common case of :func:`check_dice` at once: every roll derived, in stream order from ``fork_die``.
+
+    True when every roll passes the roll-by-roll fast path of check_dice (the
+    same conditions, and the same faces re-derived: die ``k`` depends on ``k``
+    and its sides only, so one ``key.faces`` call covers a run of rolls of the
+    same die); the dice are then counted as that loop counts them. False:
+    nothing is counted, and the roll-by-roll check names the problem.
+    """
+    rolls: list[E.DiceRolled] = [e.ev for e in entries if type(e.ev) is E.DiceRolled]
+    counter = 0
+    run_sides = run_start = 0
+    run_faces: list[int] = []
+    for ev in rolls:
+        n = len(ev.faces)
+        if ev.source != "derived" or ev.first != counter or counter < fork_die or len(ev.fates) != n or ev.sides <= 0:
+            return False
+        if ev.sides != run_sides:
+            if run_faces and key.faces(run_start, len(run_faces), run_sides) != run_faces:
+                return False
+            run_sides, run_start, run_faces = ev.sides, counter, []
+        run_faces += ev.faces
+        counter += n
+    if run_faces and key.faces(run_start, len(run_faces), run_sides) != run_faces:
+        return False
+    if rolls:
+        tally.counts["derived"] = tally.counts.get("derived", 0) + counter
+        tally.checked += counter
+    return True
 
 
 class _Mismatch(Exception):

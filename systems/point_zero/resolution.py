@@ -44,7 +44,8 @@ def weapon_of(enc: Encounter, actor: str, name: str | None) -> Weapon:
 
 def distance(a: Cell, b: Cell) -> int:
     """Metres between two cells: diagonal steps count one metre (docs/rules-notes.md)."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    return max(dx, -dx, dy, -dy)  # max(|dx|, |dy|) in one call
 
 
 def pos(a: ActorState) -> Cell:

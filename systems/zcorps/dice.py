@@ -72,8 +72,16 @@ class PoolRoll:
 
     @property
     def dice_total(self) -> int:
-        kept = sum([f for f, fate in zip(self.plain, self.plain_fates, strict=True) if fate == KEPT])
-        return kept + sum(self.joker) + sum(self.cp_plain) + sum(map(sum, self.cp_jokers))
+        """The kept plain dice, the Joker chain and the CP dice (read several times a roll: kept cheap)."""
+        plain, fates = self.plain, self.plain_fates
+        if fates.count(KEPT) == len(plain):
+            total = sum(plain)
+        else:
+            total = sum([f for f, fate in zip(plain, fates, strict=True) if fate == KEPT])
+        total += sum(self.joker)
+        if self.cp_plain or self.cp_jokers:
+            total += sum(self.cp_plain) + sum(map(sum, self.cp_jokers))
+        return total
 
     @property
     def total(self) -> int:
@@ -85,16 +93,14 @@ def roll_pool(draw: Draw, code: DCode) -> PoolRoll:
 
     In a 1D pool (no plain die) a Joker 1 removes nothing: the 1 and the pips remain.
     """
-    roll = PoolRoll(code=code)
-    if roll.automatic_failure:
-        return roll
-    roll.plain = draw(code.dice - 1) if code.dice > 1 else []
-    roll.plain_fates = [KEPT] * len(roll.plain)
-    roll.joker = joker_chain(draw)
-    if roll.joker[0] == 1 and roll.plain:
-        high = max(roll.plain)
-        roll.plain_fates[roll.plain.index(high)] = CANCELLED
-    return roll
+    if code.dice <= 0:  # automatic failure
+        return PoolRoll(code=code)
+    plain = draw(code.dice - 1) if code.dice > 1 else []
+    fates = [KEPT] * len(plain)
+    joker = joker_chain(draw)
+    if joker[0] == 1 and plain:
+        fates[plain.index(max(plain))] = CANCELLED
+    return PoolRoll(code, plain, fates, joker)
 
 
 def add_cp(draw: Draw, roll: PoolRoll, cp: int, *, all_wild: bool) -> PoolRoll:

@@ -135,9 +135,9 @@ def choose_mode(enc: Encounter, actor: str, weapon: Weapon, targets: list[ActorS
     return "single", ids
 
 
-def _stakes(enc: Encounter, actor: str, target: ActorState) -> int:
+def _stakes(enc: Encounter, actor: str, target: ActorState, adjacent: int) -> int:
+    """``adjacent``: how many foes stand at arm's reach (``len(near(enc, actor, 1))``)."""
     here = pos(enc.state.actors[actor])
-    adjacent = len(near(enc, actor, 1))
     hurt = worst_level(enc.state.actors[actor]) >= 1
     if adjacent >= 2 or (hurt and distance(here, pos(target)) <= 1):
         return 2
@@ -146,11 +146,12 @@ def _stakes(enc: Encounter, actor: str, target: ActorState) -> int:
     return 0
 
 
-def _called(enc: Encounter, actor: str, weapon: Weapon, target: ActorState, est: int) -> str | None:
+def _called(enc: Encounter, actor: str, weapon: Weapon, target: ActorState) -> str | None:
     """ZC-AIM-1 (policy): a head shot at the dead when the exact odds stay at 45 % or better."""
     if not sheet(enc, target.id).undead:
         return None
     code = trait(enc, actor, "heavy_weapons" if weapon.type == "machine_gun" else "firearms")
+    est = _estimate(enc, actor, weapon, target)
     return "head" if float(success_probability(code, est + 4)) >= 0.45 else None
 
 
@@ -183,7 +184,7 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
         if in_range:
             target = in_range[0]
             mode, targets = choose_mode(enc, actor, weapon, in_range)
-            called = _called(enc, actor, weapon, target, _estimate(enc, actor, weapon, target))
+            called = _called(enc, actor, weapon, target)
             if (
                 not advance
                 and not near(enc, actor, 5)
@@ -199,7 +200,7 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
                 mode=mode,
                 called=called,
                 partial=bool(adjacent),
-                stakes=_stakes(enc, actor, target),
+                stakes=_stakes(enc, actor, target, len(adjacent)),
             )
         if advance:
             target = enemies[0]
@@ -222,7 +223,7 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
             weapon=melee,
             targets=[target.id],
             partial=len(adjacent) == 1,
-            stakes=_stakes(enc, actor, target),
+            stakes=_stakes(enc, actor, target, len(adjacent)),
         )
     if advance:
         return Plan(

@@ -24,7 +24,7 @@ from engine import events as E
 from engine.encounter import Encounter, tie_broken_order
 from engine.scenario import CoverZone
 from engine.state import ActorState
-from systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
+from systems.zcorps.dice import CANCELLED, PoolRoll, add_cp, chain_fates, roll_pool
 from systems.zcorps.odds import DCode, success_probability
 from systems.zcorps.rules import (
     DEAD,
@@ -113,7 +113,9 @@ def rules(enc: Encounter) -> ZCorpsRules:
 
 
 def book(enc: Encounter) -> Book:
-    b: Book = enc.__dict__.setdefault("zc_book", Book())
+    b: Book | None = enc.__dict__.get("zc_book")
+    if b is None:  # not setdefault: that would build a Book at every call
+        b = enc.__dict__["zc_book"] = Book()
     return b
 
 
@@ -140,7 +142,8 @@ def weapon_of(enc: Encounter, actor: str, name: str | None) -> Weapon:
 
 def distance(a: Cell, b: Cell) -> int:
     """Metres between two cells: diagonal steps count one metre."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    return max(dx, -dx, dy, -dy)  # max(|dx|, |dy|) in one call
 
 
 def pos(a: ActorState) -> Cell:
@@ -224,13 +227,6 @@ def _modifier_dice(enc: Encounter, actor: str, dice: int, *, name: str, rule: st
 # ------------------------------------------------------------------ dice
 
 
-def _drawer(enc: Encounter, actor: str, purpose: str) -> Callable[[int], list[int]]:
-    def draw(n: int) -> list[int]:
-        return enc.draw(n, 6, actor=actor, purpose=purpose)[0]
-
-    return draw
-
-
 def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: str) -> PoolRoll:
     """ZC-DICE-1 / ZC-WILD-1 / ZC-WILD-2: roll a D code and log every die with its fate.
 
@@ -238,33 +234,35 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
     ``cancelled``), then the Joker chain (each rerolled 6 ``exploded``).
     """
     start = enc.dice.counter
-    roll = roll_pool(_drawer(enc, actor, purpose), code)
+    roll = roll_pool(enc.drawer(6, actor=actor, purpose=purpose), code)
     if roll.automatic_failure:
         enc.emit(
             E.Noted(actor=actor, text=f"{purpose}: a pool of {code} has no dice: automatic failure", rule="ZC-DICE-1")
         )
         return roll
-    if roll.plain:
-        shown = purpose if str(code) in purpose else f"{purpose} ({code})"
+    plain, joker = roll.plain, roll.joker
+    if plain:
+        text = str(code)
         enc.record(
             actor=actor,
-            purpose=shown,
-            rule="ZC-WILD-2" if roll.cancelled else rule,
+            purpose=purpose if text in purpose else f"{purpose} ({text})",
+            rule="ZC-WILD-2" if CANCELLED in roll.plain_fates else rule,
             sides=6,
-            faces=roll.plain,
+            faces=plain,
             fates=roll.plain_fates,
             first=start,
         )
+    critical_failure = joker[0] == 1  # roll.critical_failure
     enc.record(
         actor=actor,
         purpose=f"{purpose}: Joker",
-        rule="ZC-WILD-2" if roll.critical_failure else "ZC-WILD-1",
+        rule="ZC-WILD-2" if critical_failure else "ZC-WILD-1",
         sides=6,
-        faces=roll.joker,
-        fates=chain_fates(roll.joker),
-        first=start + len(roll.plain),
+        faces=joker,
+        fates=chain_fates(joker),
+        first=start + len(plain),
     )
-    if roll.critical_failure:
+    if critical_failure:
         what = f"cancels the highest die ({roll.cancelled})" if roll.cancelled else "cancels nothing (1D pool)"
         enc.emit(E.Noted(actor=actor, text=f"{purpose}: Joker 1 {what}; possible complication", rule="ZC-WILD-2"))
     return roll
@@ -277,7 +275,7 @@ def spend_cp(enc: Encounter, actor: str, roll: PoolRoll, n: int, *, purpose: str
     enc.emit(E.ResourceSpent(actor=actor, resource="cp", amount=n, left=left - n, rule="ZC-CP-1"))
     start = enc.dice.counter
     before_plain, before_jokers = len(roll.cp_plain), len(roll.cp_jokers)
-    add_cp(_drawer(enc, actor, purpose), roll, n, all_wild=r.all_cp_wild)
+    add_cp(enc.drawer(6, actor=actor, purpose=purpose), roll, n, all_wild=r.all_cp_wild)
     new_plain = roll.cp_plain[before_plain:]
     at = start
     if new_plain:
@@ -948,12 +946,13 @@ def damage(
         mods.append(E.Modifier(name=f"called shot: {called}", value=called_damage, rule="ZC-AIM-1"))
     roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code})", rule="ZC-DMG-1")
     bonus = code.pips + added + called_damage
-    total = max(0, roll.dice_total + bonus)
+    dice_total = roll.dice_total
+    total = max(0, dice_total + bonus)
     enc.emit(
         E.DamageRolled(
             actor=actor,
             target=target,
-            dice_total=roll.dice_total,
+            dice_total=dice_total,
             bonus=bonus,
             total=total,
             kind="physical",
@@ -972,14 +971,16 @@ def resist(enc: Encounter, target: str, total: int, *, stakes: int) -> None:
     roll = roll_code(enc, target, code, purpose=f"resistance ({code})", rule="ZC-RES-1")
     # policy: buy CP when the hit would otherwise incapacitate or worse
     bands = rules(enc).wound_bands
-    if total - roll.total > bands[1]:
-        n = cp_wanted(enc, target, total - roll.total - bands[1], max(stakes, 1))
+    resistance = roll.total
+    if total - resistance > bands[1]:
+        n = cp_wanted(enc, target, total - resistance - bands[1], max(stakes, 1))
         if n:
             spend_cp(enc, target, roll, n, purpose=f"resistance ({code})")
+            resistance = roll.total
     what = f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else "")
-    parts = [E.Modifier(name=f"resistance roll ({what})", value=roll.total, rule="ZC-RES-1")]
-    enc.emit(E.ThresholdComputed(actor=target, value=roll.total, parts=parts, rule="ZC-RES-1"))
-    wound(enc, target, total, roll.total)
+    parts = [E.Modifier(name=f"resistance roll ({what})", value=resistance, rule="ZC-RES-1")]
+    enc.emit(E.ThresholdComputed(actor=target, value=resistance, parts=parts, rule="ZC-RES-1"))
+    wound(enc, target, total, resistance)
 
 
 def level_for(enc: Encounter, excess: int) -> int:
