@@ -34,6 +34,12 @@ class Narrator:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        self.levels: dict[str, dict[str, list[str]]] = {}
+
+    def level(self, actor: str, monitor: str, index: int) -> str:
+        """A monitor level's name (Légère, Wounded...), or its number if the actor is unknown."""
+        names = self.levels.get(actor, {}).get(monitor, [])
+        return names[index] if 0 <= index < len(names) else f"level {index}"
 
     def name(self, actor: str | None) -> str:
         if actor is None:
@@ -58,6 +64,7 @@ class Narrator:
             return f"--- round {ev.round} ---"
         if isinstance(ev, E.ActorEntered):
             self.names[ev.actor] = ev.name
+            self.levels[ev.actor] = {m.name: list(m.levels) for m in ev.monitors}
             return f"{ev.name} ({ev.side}) enters at ({ev.x},{ev.y}) [{ev.policy}]"
         if isinstance(ev, E.InitiativeSet):
             extra = f", {ev.actions} actions" if ev.actions > 1 else ""
@@ -93,10 +100,19 @@ class Narrator:
             cause = f" ({ev.damage} vs {ev.threshold})" if ev.threshold else ""
             return f"{n(ev.actor)} marks a {ev.level_name} box on the {ev.monitor} monitor{cause} [{ev.rule}]"
         if isinstance(ev, E.WoundHealed):
-            to = "healed" if ev.to_level < 0 else f"level {ev.to_level}"
-            return f"{n(ev.actor)}: {ev.boxes} {ev.monitor} box(es) of level {ev.level} -> {to} after {_duration(sec)} [{ev.rule}]"
+            lvl = self.level(ev.actor, ev.monitor, ev.level)
+            boxes = f"{ev.boxes} {lvl} box{'es' if ev.boxes > 1 else ''} ({ev.monitor})"
+            if ev.to_level < 0:
+                return f"{n(ev.actor)}: {boxes} heal{'s' if ev.boxes == 1 else ''} after {_duration(sec)} [{ev.rule}]"
+            to = self.level(ev.actor, ev.monitor, ev.to_level)
+            return (
+                f"{n(ev.actor)}: {boxes} become{'s' if ev.boxes == 1 else ''} {to} after {_duration(sec)} [{ev.rule}]"
+            )
         if isinstance(ev, E.WoundWorsened):
-            return f"{n(ev.actor)}: untreated, {ev.boxes} {ev.monitor} box(es) worsen to level {ev.to_level} after {_duration(sec)} [{ev.rule}]"
+            lvl = self.level(ev.actor, ev.monitor, ev.level)
+            to = self.level(ev.actor, ev.monitor, ev.to_level)
+            boxes = f"{ev.boxes} {lvl} box{'es' if ev.boxes > 1 else ''} ({ev.monitor})"
+            return f"{n(ev.actor)}: untreated, {boxes} worsen{'s' if ev.boxes == 1 else ''} to {to} after {_duration(sec)} [{ev.rule}]"
         if isinstance(ev, E.HitPointsChanged):
             return f"{n(ev.actor)}: {ev.delta:+d} HP -> {ev.hp} [{ev.rule}]"
         if isinstance(ev, E.ConditionSet):

@@ -30,7 +30,7 @@ def test_run_prints_a_play_by_play_and_writes_the_log(tmp_path: Path, capsys: py
     assert "Mira moves to (26,6), 2 m this round, initiative 7 [PZ-MOVE-2]" in out
     assert "The guard marks a Grave box on the physical monitor (12 vs 6) [PZ-MON-3]" in out
     assert "Mira flees through service door [C-END-1]" in out
-    assert "Mira: 1 physical box(es) of level 0 -> healed after 48 h 0 min [PZ-HEAL-2]" in out
+    assert "Mira: 1 Légère box (physical) heals after 48 h 0 min [PZ-HEAL-2]" in out
     assert f"side mira wins (side mira escaped) after 3 rounds; 129 events logged to {log}" in out
     assert log.exists()
 
