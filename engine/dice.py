@@ -28,6 +28,9 @@ _TWO64 = 1 << 64
 _DIE_MESSAGE = struct.Struct(">10sQI")
 #: The first 8 bytes of a MAC as an unsigned big-endian integer.
 _FIRST_8_BYTES = struct.Struct(">Q")
+#: Byte tables for the HMAC pads (RFC 2104): ``block.translate(_XOR_IPAD)`` is every byte XOR 0x36.
+_XOR_IPAD = bytes(b ^ 0x36 for b in range(256))
+_XOR_OPAD = bytes(b ^ 0x5C for b in range(256))
 
 
 class DiceError(Exception):
@@ -87,8 +90,8 @@ class DerivedDice:
         self.counter = counter
         block = self.key if len(self.key) <= 64 else hashlib.sha256(self.key).digest()
         block = block.ljust(64, b"\x00")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in block))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in block))
+        self._inner = hashlib.sha256(block.translate(_XOR_IPAD))
+        self._outer = hashlib.sha256(block.translate(_XOR_OPAD))
 
     def face(self, k: int, sides: int) -> int:
         """Die ``k`` with ``sides`` sides: the same value as ``derive_face(self.key, k, sides)``."""

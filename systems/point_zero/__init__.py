@@ -86,8 +86,8 @@ class PointZero:
                 enc.emit(E.ConditionSet(actor=aid, condition="sprinting", value=len(plan.after), rule="PZ-MOVE-3"))
         enc.flush()
         procs = [enc.env.process(self._turn(enc, aid, inits[aid], plans[aid], rank)) for rank, aid in enumerate(order)]
-        if procs:
-            yield simpy.AllOf(enc.env, procs)
+        # wait for each in turn (cheaper than simpy.AllOf; one already over does not wait)
+        yield from procs
         for aid, a in enc.state.actors.items():
             if "sprinting" in a.conditions:
                 enc.emit(E.ConditionCleared(actor=aid, condition="sprinting", rule="PZ-MOVE-3"))

@@ -127,8 +127,8 @@ class ZCorps:
             R.action_counts(enc, aid, inits[aid], wants_extra_action(enc, aid))
         enc.flush()
         procs = [enc.env.process(self._turns(enc, aid, rank)) for rank, aid in enumerate(order)]
-        if procs:
-            yield simpy.AllOf(enc.env, procs)
+        # wait for each in turn (cheaper than simpy.AllOf; one already over does not wait)
+        yield from procs
         if not enc.over:
             R.end_of_round(enc, rnd)
             enc.check_end()

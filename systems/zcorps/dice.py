@@ -5,9 +5,10 @@ the encounter (which draws from its dice source and logs every face) and the
 chi-square test against :mod:`systems.zcorps.odds` run the very same code.
 
 Draw order, fixed so a worked example can script its faces: the code's plain
-dice first, then the Joker and each of its rerolls; CP dice later (they may
-be bought after the roll): the plain CP dice, then each CP Joker and its
-rerolls.
+dice first, then the Joker and each of its rerolls (the plain dice and the
+Joker's first roll come from one draw, so entered dice are asked for a whole
+roll at once); CP dice later (they may be bought after the roll): the plain
+CP dice, then each CP Joker and its rerolls.
 """
 
 from __future__ import annotations
@@ -95,9 +96,12 @@ def roll_pool(draw: Draw, code: DCode) -> PoolRoll:
     """
     if code.dice <= 0:  # automatic failure
         return PoolRoll(code=code)
-    plain = draw(code.dice - 1) if code.dice > 1 else []
+    # One draw for the plain dice and the Joker's first roll (the Joker is the last of them), then its rerolls
+    plain = draw(code.dice)
+    joker = [plain.pop()]
+    while joker[-1] == 6:
+        joker += draw(1)
     fates = [KEPT] * len(plain)
-    joker = joker_chain(draw)
     if joker[0] == 1 and plain:
         fates[plain.index(max(plain))] = CANCELLED
     return PoolRoll(code, plain, fates, joker)

@@ -112,7 +112,8 @@ def test_a_zcorps_human_with_entered_dice_is_recorded_as_entered_and_verifies(
     log = tmp_path / "zce.jsonl"
     table = Table(defend_every_other_time())
     play(human_vance, log, table, "entered", "10")
-    assert "vance rolls 2d6 for initiative (Agilité): enter 2 faces (1-6): " in table.out.getvalue()
+    # the code's plain dice and its Joker in one prompt (3D: 2 plain dice and the Joker)
+    assert "vance rolls 3d6 for initiative (Agilité): enter 3 faces (1-6): " in table.out.getvalue()
     entries = read_log(log).entries
     rolls = [e.ev for e in entries if isinstance(e.ev, E.DiceRolled)]
     assert rolls and all(r.source == "entered" for r in rolls)

@@ -174,3 +174,16 @@ def test_a_log_cut_mid_line_is_a_torn_unfinished_fight(original: tuple[Path, Ent
     assert report.problem is not None and report.problem.step == "structure"
     assert report.problem.line == torn_line
     assert "the last line is torn" in report.problem.message and "unfinished fight" in report.problem.message
+
+
+def test_hashes_shifted_between_two_lines_break_the_chain_at_the_first(
+    original: tuple[Path, Entries], tmp_path: Path
+) -> None:
+    """A character moved from one ``h`` to the one before: the hashes' concatenation is unchanged, the chain is not."""
+    entries = list(original[1])
+    h1, h2 = entries[1].h, entries[2].h
+    entries[1] = msgspec.structs.replace(entries[1], h=h1 + h2[0])
+    entries[2] = msgspec.structs.replace(entries[2], h=h2[1:])
+    problem = check(write(tmp_path / "t.jsonl", entries, rechain=False), 1, ("chain",))
+    assert problem.message == "hash chain broken: this line, or one before it, was changed"
+    assert (problem.expected, problem.found) == (h1, h1 + h2[0])
