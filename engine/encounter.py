@@ -106,6 +106,9 @@ class Encounter:
         self.reason = ""
         self.in_aftermath = False
         self.undrawn_faces = 0
+        #: a rule system's own bookkeeping for this encounter (timers, reactions used...),
+        #: keyed by a name the system owns; never part of the projected state or the log
+        self.scratch: dict[str, Any] = {}
         self.actor_specs = {a.id: a for a in self.scenario.actors}
 
     # ------------------------------------------------------------------ clock

@@ -189,7 +189,7 @@ class D100:
                 per_day = enc.rules.heal_per_day
                 if spec.care == "medicine" and spec.treats(a.side) and R.medicine(enc, aid):
                     per_day *= enc.rules.heal_medicine_multiplier
-                enc.__dict__.setdefault("d100_heal", {})[aid] = per_day
+                enc.scratch.setdefault("d100_heal", {})[aid] = per_day
                 agenda.append((start + DAY * TICKS_PER_SECOND, index[aid], aid, "heal"))
         heapq.heapify(agenda)
         while agenda and agenda[0][0] <= end:
@@ -203,7 +203,7 @@ class D100:
                         E.ActorDied(actor=aid, cause="dying, not healed by the end of the next round", rule="D100-HP-1")
                     )
             elif what == "heal":
-                if R.heal_day(enc, aid, enc.__dict__["d100_heal"][aid]):
+                if R.heal_day(enc, aid, enc.scratch["d100_heal"][aid]):
                     heapq.heappush(agenda, (tick + DAY * TICKS_PER_SECOND, i, aid, "heal"))
             elif what == R.TETANISED:
                 R.timers(enc).pop((aid, R.TETANISED), None)

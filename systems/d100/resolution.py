@@ -95,7 +95,7 @@ def name(enc: Encounter, actor: str) -> str:
 
 def timers(enc: Encounter) -> dict[tuple[str, str], int]:
     """Clock deadlines (ticks) of conditions set with ``until``: the system's own bookkeeping."""
-    t: dict[tuple[str, str], int] = enc.__dict__.setdefault("d100_timers", {})
+    t: dict[tuple[str, str], int] = enc.scratch.setdefault("d100_timers", {})
     return t
 
 
@@ -262,13 +262,13 @@ def pick_up(enc: Encounter, actor: str, weapon_name: str) -> None:
 
 def reactions_used(enc: Encounter, actor: str) -> int:
     """D100-REACT-1: reactions ``actor`` made this round so far."""
-    used: dict[str, tuple[int, int]] = enc.__dict__.setdefault("d100_reactions", {})
+    used: dict[str, tuple[int, int]] = enc.scratch.setdefault("d100_reactions", {})
     rnd, n = used.get(actor, (0, 0))
     return n if rnd == enc.round else 0
 
 
 def _count_reaction(enc: Encounter, actor: str) -> int:
-    used: dict[str, tuple[int, int]] = enc.__dict__.setdefault("d100_reactions", {})
+    used: dict[str, tuple[int, int]] = enc.scratch.setdefault("d100_reactions", {})
     n = reactions_used(enc, actor)
     used[actor] = (enc.round, n + 1)
     return n

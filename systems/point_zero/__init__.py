@@ -204,7 +204,7 @@ class PointZero:
         """PZ-MON-6 and PZ-HEAL-2: wounds worsen untreated, or heal one level per step."""
         r: PointZeroRules = enc.rules
         vig = R.sheet(enc, aid).attributes.VIG
-        marked_at: dict[tuple[str, int], float] = enc.__dict__.get("pz_marked_at", {})
+        marked_at: dict[tuple[str, int], float] = enc.scratch.get("pz_marked_at", {})
         stabilised = "stabilised" in enc.state.actors[aid].conditions
         if level == 3 and stabilised:
             level = 2

@@ -472,7 +472,7 @@ def mark_level(enc: Encounter, actor: str, monitor: str, level: int, *, damage: 
         )
     )
     if monitor == PHYSICAL and level >= 2:
-        timers: dict[tuple[str, int], float] = enc.__dict__.setdefault("pz_marked_at", {})
+        timers: dict[tuple[str, int], float] = enc.scratch.setdefault("pz_marked_at", {})
         timers.setdefault((actor, level), enc.now_seconds)
 
 

@@ -268,9 +268,9 @@ def scripted(enc: Encounter, actor: str) -> Plan:
     """The script step of this round (the round's later actions hold)."""
     spec = sheet(enc, actor)
     turn = enc.round - spec.arrives
-    if turn >= len(spec.script) or enc.__dict__.get("zc_scripted", {}).get(actor) == enc.round:
+    if turn >= len(spec.script) or enc.scratch.get("zc_scripted", {}).get(actor) == enc.round:
         return Plan(kind="hold")
-    enc.__dict__.setdefault("zc_scripted", {})[actor] = enc.round
+    enc.scratch.setdefault("zc_scripted", {})[actor] = enc.round
     s = spec.script[turn]
     here = pos(enc.state.actors[actor])
     targets = [s.target] if s.target else []

@@ -113,9 +113,9 @@ def rules(enc: Encounter) -> ZCorpsRules:
 
 
 def book(enc: Encounter) -> Book:
-    b: Book | None = enc.__dict__.get("zc_book")
+    b: Book | None = enc.scratch.get("zc_book")
     if b is None:  # not setdefault: that would build a Book at every call
-        b = enc.__dict__["zc_book"] = Book()
+        b = enc.scratch["zc_book"] = Book()
     return b
 
 
