@@ -48,7 +48,9 @@ def print_state(state: State, stream: TextIO | None = None) -> None:
             _out(f"  {m.name:<{width}}  {m.render()}", stream)
         if a.hp is not None:
             _out(f"  HP {a.hp}/{a.hp_max}", stream)
-        conds = ", ".join(f"{k}" if not v else f"{k} {v}" for k, v in sorted(a.conditions.items())) or "none"
+        conds = (
+            ", ".join(k.replace("_", " ") + (f" {v}" if v else "") for k, v in sorted(a.conditions.items())) or "none"
+        )
         _out(f"  conditions: {conds}", stream)
         if a.weapons:
             gear = []
