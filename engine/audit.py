@@ -152,10 +152,6 @@ def _declaration(entries: Sequence[E.Entry], i: int, actor: str) -> E.Entry | No
     return None
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = None) -> Audit:
     """Explain event ``seq`` (or the ``roll``-th DiceRolled, from 1) of a log."""
     path = Path(path)

@@ -8,7 +8,6 @@ from typing import Any
 import msgspec
 
 from engine.api import run_scenario
-from engine.log import read_log
 
 _decoder = msgspec.json.Decoder()
 
@@ -50,7 +49,3 @@ def run_to_bytes(scenario: Path, out: Path) -> bytes:
     """Run a scenario with its own seed into ``out`` and return the log bytes."""
     run_scenario(scenario, log_path=out)
     return out.read_bytes()
-
-
-def entries_equal(a: Path, b: Path) -> bool:
-    return read_log(a).entries == read_log(b).entries

@@ -99,10 +99,6 @@ class State(msgspec.Struct, kw_only=True):
         return list(seen)
 
 
-def _actor(state: State, actor: str) -> ActorState:
-    return state.actors[actor]
-
-
 def _started(s: State, ev: Any) -> None:
     s.system = ev.system
 

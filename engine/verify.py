@@ -33,7 +33,7 @@ import msgspec
 from engine import events as E
 from engine.decide import DecisionError, NoLoggedDecision, ReplayChooser
 from engine.dice import METHOD, DerivedDice, commitment_of
-from engine.errors import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, FracasError
+from engine.errors import EXIT_CHECK_FAILED, EXIT_OK, FracasError
 from engine.log import GENESIS, LogError, TornLine, encode_entry, gc_paused, iter_log
 from engine.resim import DiceExhausted, FaceOutOfRange, RecordedDice, encounter_from_header
 from engine.state import State, apply_entry, state_digest
@@ -707,14 +707,6 @@ def _verify_log(path: Path, *, rules: bool) -> Report:
         problem=problem,
         seconds=time.perf_counter() - started,
     )
-
-
-def verify_exit_code(path: Path | str) -> int:
-    """0 intact, 1 a problem found, 2 unreadable."""
-    try:
-        return verify_log(path).exit_code
-    except FracasError:
-        return EXIT_BAD_INPUT
 
 
 def bench_verify(paths: Sequence[Path | str], *, repeat: int = 3) -> dict[str, float]:
