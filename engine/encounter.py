@@ -273,10 +273,9 @@ class Encounter:
         """
         if self.over:
             return True
-        sides_able = self.state.sides_able()
-        if len(sides_able) > 1:  # the common case: reinforcements to come cannot end the fight
+        if self.state.several_sides_able():  # the common case: reinforcements to come cannot end the fight
             return False
-        able = dict.fromkeys(sides_able)
+        able = dict.fromkeys(self.state.sides_able())
         for side in self.pending_sides():
             able.setdefault(side, None)
         if len(able) > 1:

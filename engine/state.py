@@ -90,6 +90,17 @@ class State(msgspec.Struct, kw_only=True):
     ended: bool = False
     rolls: int = 0
 
+    def several_sides_able(self) -> bool:
+        """Whether actors of two sides or more can still act (:meth:`sides_able` without the full scan)."""
+        first: str | None = None
+        for a in self.actors.values():
+            if DISABLING.isdisjoint(a.conditions):
+                if first is None:
+                    first = a.side
+                elif a.side != first:
+                    return True
+        return False
+
     def sides_able(self) -> list[str]:
         """Sides that still have an actor able to act, in a stable order."""
         seen: dict[str, None] = {}

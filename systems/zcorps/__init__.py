@@ -183,7 +183,7 @@ class ZCorps:
                 if i:
                     yield enc.at_count(at, PRIORITY_MOVE + rank)
                 a = enc.state.actors[aid]
-                if enc.over or not a.can_act() or "grabbed" in a.conditions or cell in R.occupied(enc, aid):
+                if enc.over or not a.can_act() or "grabbed" in a.conditions or R.is_occupied(enc, aid, cell):
                     return
                 enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule="C-CLOCK-1"))
         enc.check_end()

@@ -15,6 +15,7 @@ into the scenario's actor list): ``active_defence`` / ``partial_defence``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,7 +152,7 @@ def pos(a: ActorState) -> Cell:
 
 
 def path_toward(
-    start: Cell, goal: Cell, metres: int, stop: int = 0, blocked: frozenset[Cell] = frozenset()
+    start: Cell, goal: Cell, metres: int, stop: int = 0, blocked: AbstractSet[Cell] = frozenset()
 ) -> list[Cell]:
     """Up to ``metres`` one-metre steps from ``start`` toward ``goal``, stopping ``stop`` metres short.
 
@@ -183,9 +184,15 @@ def path_toward(
     return out
 
 
-def occupied(enc: Encounter, mover: str) -> frozenset[Cell]:
+def occupied(enc: Encounter, mover: str) -> set[Cell]:
     """Cells where another actor stands (the dead lie where they fell and block too)."""
-    return frozenset(pos(a) for aid, a in enc.state.actors.items() if aid != mover)
+    return {(a.x, a.y) for aid, a in enc.state.actors.items() if aid != mover}
+
+
+def is_occupied(enc: Encounter, mover: str, cell: Cell) -> bool:
+    """Whether another actor stands on ``cell`` (:func:`occupied` for one cell, without building the set)."""
+    x, y = cell
+    return any(a.x == x and a.y == y and aid != mover for aid, a in enc.state.actors.items())
 
 
 def cover_at(enc: Encounter, cell: Cell) -> CoverZone | None:
