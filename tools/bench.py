@@ -11,15 +11,17 @@ For each system's duel (scenarios/point_zero/duel.toml, scenarios/zcorps/duel.to
 scenarios/d100/duel.toml): fights/s and events/s running with a JSONL log,
 bytes/event, events/s replaying those logs (``engine.api.replay_log``),
 recorded rolls/s, verify events/s (``engine.verify.verify_throughput`` on
->= 10,000 events of duel logs) and ``overhead_vs_bare``: the engine's time
+>= 10,000 events of duel logs, then on one log of >= 10,000 events of the
+system's long scenario: tests/data/pz_endless.toml, zc_horde.toml,
+d100_siege.toml; verify figures are CPU time, the work done) and
+``overhead_vs_bare``: the engine's time
 per duel (no log) over the time of the same duel's rules written as a plain
 Python loop (no events, no SimPy, no log), both drawing derived dice. Each
 bare loop is checked against the engine: over the same seeds the win rates
 and the mean number of rounds must agree within sampling error; the
 ``sanity`` line says so, and counts the seeds whose fight ends the same way
 (the bare loops draw their dice in the engine's order, so they all should).
-Then the 3-versus-3 warehouse, a long log (replay speed and memory, verify
-of a 10,000-event log), batch fights/s per worker count with the scaling
+Then the 3-versus-3 warehouse, a long log (replay speed and memory), batch fights/s per worker count with the scaling
 efficiency (``engine.batch.bench_batch``), and Dask-local
 versus the process pool (``engine.batch.bench_dask_vs_pool``, not with
 ``--quick``).
@@ -59,6 +61,8 @@ ZC_DUEL = ROOT / "scenarios" / "zcorps" / "duel.toml"
 D100_DUEL = ROOT / "scenarios" / "d100" / "duel.toml"
 TEAMS = ROOT / "scenarios" / "point_zero" / "warehouse.toml"
 ENDLESS = ROOT / "tests" / "data" / "pz_endless.toml"
+ZC_HORDE = ROOT / "tests" / "data" / "zc_horde.toml"
+D100_SIEGE = ROOT / "tests" / "data" / "d100_siege.toml"
 
 Outcome = tuple[str | None, int]  # (winning side or None for a draw, rounds)
 
@@ -645,12 +649,13 @@ class Duel:
     bare: Callable[[str], Outcome]
     roll: Callable[[Encounter], None]
     roll_text: str
+    long: Path  # a scenario whose fights log 10,000 events or more: verify of one long log
 
 
 DUELS = (
-    Duel("point_zero", DUEL, bare_duel, roll_point_zero, "3d6 keep 2, logged"),
-    Duel("zcorps", ZC_DUEL, bare_zcorps_duel, roll_zcorps, "4D+1 with its Joker: 2 dice events, logged"),
-    Duel("d100", D100_DUEL, bare_d100_duel, roll_d100, "1d100, logged"),
+    Duel("point_zero", DUEL, bare_duel, roll_point_zero, "3d6 keep 2, logged", ENDLESS),
+    Duel("zcorps", ZC_DUEL, bare_zcorps_duel, roll_zcorps, "4D+1 with its Joker: 2 dice events, logged", ZC_HORDE),
+    Duel("d100", D100_DUEL, bare_d100_duel, roll_d100, "1d100, logged", D100_SIEGE),
 )
 
 
@@ -769,6 +774,18 @@ def make_long_log(path: Path, events: int) -> int:
     return run_scenario(scenario, seed="1", log_path=path).events
 
 
+def make_verify_log(duel: Duel, path: Path, events: int = 10_000) -> int:
+    """A log of at least ``events`` events of the system's long scenario (the first of seeds 1, 2, ... to make one)."""
+    if duel.long == ENDLESS:
+        return make_long_log(path, events)
+    loaded = load_scenario(duel.long)
+    for seed in range(1, 21):
+        n = run_scenario(loaded, seed=str(seed), log_path=path).events
+        if n >= events:
+            return n
+    raise FracasError(f"{duel.long}: no fight of seeds 1..20 logs {events} events")
+
+
 def bench_replay(path: Path, repeat: int = 3) -> float:
     n = replay_log(path).entries
     best = min(timed(lambda: replay_log(path)) for _ in range(repeat))
@@ -828,6 +845,9 @@ def bench_duel(
     replay_eps, replay_events = bench_replay_logs(logs)
     rolls_per_s = bench_rolls(duel, rolls)
     verify = verify_throughput([duel.path], tmp / f"{duel.system}-verify", min_events=10_000)
+    long_log = tmp / f"{duel.system}-long.jsonl"
+    long_events = make_verify_log(duel, long_log)
+    verify_long = bench_verify([long_log])
     engine_s, bare_s, engine_out, bare_out = bench_engine_vs_bare(duel, seeds)
     check = sanity(engine_out, bare_out)
     fig: dict[str, Any] = {
@@ -837,6 +857,12 @@ def bench_duel(
         "rolls_per_s": rolls_per_s,
         "verify_events_per_s": verify["events_per_s"],
         "verify_ms_per_10k_events": ms_per_10k(verify["events_per_s"]),
+        "verify_long_log": {
+            "scenario": str(duel.long.relative_to(ROOT)),
+            "events": long_events,
+            "events_per_s": verify_long["events_per_s"],
+            "ms_per_10k_events": ms_per_10k(verify_long["events_per_s"]),
+        },
         "engine_fights_per_s": 1 / engine_s,
         "bare_fights_per_s": 1 / bare_s,
         "overhead_vs_bare": engine_s / bare_s,
@@ -852,6 +878,11 @@ def bench_duel(
     say(
         f"verify                  {verify['events_per_s']:11.0f} events/s "
         f"({fig['verify_ms_per_10k_events']:.0f} ms per 10,000 events; {verify['events']:.0f} events of duel logs)"
+    )
+    say(
+        f"verify one long log     {verify_long['events_per_s']:11.0f} events/s "
+        f"({ms_per_10k(verify_long['events_per_s']):.0f} ms per 10,000 events; "
+        f"one log of {long_events} events, {duel.long.relative_to(ROOT)})"
     )
     say(f"duel engine (no log)    {1 / engine_s:11.1f} fights/s")
     say(f"duel bare loop          {1 / bare_s:11.1f} fights/s")
@@ -925,21 +956,11 @@ def main(argv: list[str] | None = None) -> int:
         rss = replay_peak_rss_mb(log)
         say(f"replay JSONL            {replay_eps:11.0f} events/s ({events} events, {size / events:.0f} bytes/event)")
         say(f"replay peak memory      {rss:11.1f} MB for {events} events (whole process)")
-        vlog = tmp / "verify10k.jsonl"
-        vevents = make_long_log(vlog, 10_000)
-        verify = bench_verify([vlog])
-        say(
-            f"verify one long log     {verify['events_per_s']:11.0f} events/s "
-            f"({ms_per_10k(verify['events_per_s']):.0f} ms per 10,000 events; a log of {vevents} events)"
-        )
         report["long_log"] = {
             "events": events,
             "bytes_per_event": size / events,
             "replay_events_per_s": replay_eps,
             "replay_peak_rss_mb": rss,
-            "verify_events": vevents,
-            "verify_events_per_s": verify["events_per_s"],
-            "verify_ms_per_10k_events": ms_per_10k(verify["events_per_s"]),
         }
 
     workers: list[int] = args.workers_list
