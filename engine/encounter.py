@@ -25,7 +25,6 @@ from typing import Any
 import msgspec
 import simpy
 import simpy.events
-from simpy.events import EventPriority
 
 from engine import events as E
 from engine.dice import METHOD, DerivedDice, DiceSource, commitment_of
@@ -47,14 +46,16 @@ class At(simpy.events.Event):
     """An event that fires at an absolute tick with a given priority."""
 
     def __init__(self, env: simpy.Environment, tick: int, priority: int) -> None:
-        super().__init__(env)
         delay = tick - int(env.now)
         if delay < 0:
             raise ValueError(f"tick {tick} is in the past (now {env.now})")
+        # Event.__init__ inlined, as simpy's own Timeout and Initialize do: one is made per action
+        self.env = env
+        self.callbacks = []
         self._ok = True
         self._value = None
         # simpy orders equal times by (priority, insertion order); any int is a valid priority
-        env.schedule(self, EventPriority(priority), delay)
+        env.schedule(self, priority, delay)  # type: ignore[arg-type]  # EventPriority is a NewType of int
 
 
 class RunResult(msgspec.Struct, kw_only=True):

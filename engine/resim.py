@@ -9,6 +9,7 @@ point (``fracas replay --fork-at``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -60,15 +61,11 @@ class RecordedDice:
     @classmethod
     def from_entries(cls, entries: Sequence[E.Entry], *, until: int | None = None) -> RecordedDice:
         """The faces of every DiceRolled of ``entries`` (with seq <= ``until``), in log order."""
-        faces: list[int] = []
-        sources: list[str] = []
-        for entry in entries:
-            if until is not None and entry.seq > until:
-                break
-            ev = entry.ev
-            if type(ev) is E.DiceRolled:
-                faces.extend(ev.faces)
-                sources.extend([ev.source] * len(ev.faces))
+        if until is not None:
+            entries = list(itertools.takewhile(lambda entry: entry.seq <= until, entries))
+        rolls = [entry.ev for entry in entries if type(entry.ev) is E.DiceRolled]
+        faces = [face for ev in rolls for face in ev.faces]
+        sources = [ev.source for ev in rolls for _ in ev.faces]
         return cls(faces, sources)
 
     def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> list[int]:
@@ -83,10 +80,11 @@ class RecordedDice:
             raise DiceExhausted(n, sides, actor, purpose, start)
         end = start + n
         out = self.faces[start:end]
-        for i, face in enumerate(out):
+        for face in out:
             if not 1 <= face <= sides:
+                k = start + out.index(face)
                 raise FaceOutOfRange(
-                    f"die {start + i}: the rules roll a d{sides} for {purpose} ({actor}), the log records face {face}"
+                    f"die {k}: the rules roll a d{sides} for {purpose} ({actor}), the log records face {face}"
                 )
         self.counter = end
         if n:
