@@ -116,7 +116,9 @@ class PointZero:
             enc.flush()
         else:
             rule = "PZ-MOVE-3"
-        exit_cell = next(((e.x, e.y) for e in enc.scenario.map.exits if e.name == plan.exit), None)
+        exit_cell = None
+        if plan.kind == "flee":
+            exit_cell = next(((e.x, e.y) for e in enc.scenario.map.exits if e.name == plan.exit), None)
         for cell in plan.after:
             count -= 1
             if count <= 0:

@@ -20,6 +20,7 @@ from engine.state import ActorState
 from systems.point_zero.human import human
 from systems.point_zero.resolution import (
     Cell,
+    actor_distance,
     cover_at,
     distance,
     free_move,
@@ -112,11 +113,12 @@ def _melee_weapon(enc: Encounter, actor: str) -> str | None:
 
 
 def _pick_target(enc: Encounter, actor: str, reach: int | None) -> ActorState | None:
-    me = pos(enc.state.actors[actor])
-    foes = [f for f in enemies(enc, actor) if reach is None or distance(me, pos(f)) <= reach]
-    if not foes:
-        return None
-    return min(foes, key=lambda f: (-worst_level(f), distance(me, pos(f)), f.id))
+    """The most wounded foe in reach, then the nearest, then by id."""
+    me = enc.state.actors[actor]
+    foes = [f for f in enemies(enc, actor) if reach is None or actor_distance(me, f) <= reach]
+    if len(foes) <= 1:  # a duel: nothing to rank
+        return foes[0] if foes else None
+    return min(foes, key=lambda f: (-worst_level(f), actor_distance(me, f), f.id))
 
 
 def aggressive(enc: Encounter, actor: str) -> Plan:
@@ -128,9 +130,11 @@ def aggressive(enc: Encounter, actor: str) -> Plan:
     if weapon is not None:
         target = _pick_target(enc, actor, weapon.bands.extreme)
         if target is not None:
-            closer = path_toward(here, pos(target), free_move(enc, actor))
-            closer = [c for c in closer if distance(c, pos(target)) >= 2]
-            surpass = 1 if worst_level(a) < 1 and distance(here, pos(target)) > weapon.bands.short else 0
+            d = actor_distance(a, target)
+            # Close in after shooting, but no nearer than 2 m: each straight step is one metre
+            # nearer, so that is the path's first d - 2 steps (none when already that close).
+            closer = path_toward(here, pos(target), min(free_move(enc, actor), d - 2))
+            surpass = 1 if d > weapon.bands.short and worst_level(a) < 1 else 0
             return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
     target = _pick_target(enc, actor, None)
     if target is None:
