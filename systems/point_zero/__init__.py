@@ -64,11 +64,12 @@ class PointZero:
     def play_round(self, enc: Encounter, rnd: int) -> Process:
         """PZ-INIT-1..3: initiative, declarations slowest first, resolution counting down."""
         actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
+        specs = enc.actor_specs
         plans: dict[str, Plan] = {}
         inits: dict[str, int] = {}
         for aid in actors:
-            plans[aid] = POLICIES[R.sheet(enc, aid).policy](enc, aid)
-            inits[aid] = R.roll_initiative(enc, aid, plans[aid].acts())
+            plan = plans[aid] = POLICIES[specs[aid].policy](enc, aid)
+            inits[aid] = R.roll_initiative(enc, aid, plan.acts())
         order = R.resolution_order(enc, inits)
         for aid in reversed(order):  # PZ-INIT-3: ascending order of initiative
             plan = plans[aid]
@@ -78,7 +79,7 @@ class PointZero:
                     action=plan.kind,
                     text=plan.text(enc),
                     target=plan.target,
-                    policy=R.sheet(enc, aid).policy,
+                    policy=specs[aid].policy,
                     rule="PZ-INIT-3",
                 )
             )

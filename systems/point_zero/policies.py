@@ -115,7 +115,9 @@ def _melee_weapon(enc: Encounter, actor: str) -> str | None:
 def _pick_target(enc: Encounter, actor: str, reach: int | None) -> ActorState | None:
     """The most wounded foe in reach, then the nearest, then by id."""
     me = enc.state.actors[actor]
-    foes = [f for f in enemies(enc, actor) if reach is None or actor_distance(me, f) <= reach]
+    foes = enemies(enc, actor)
+    if reach is not None:
+        foes = [f for f in foes if actor_distance(me, f) <= reach]
     if len(foes) <= 1:  # a duel: nothing to rank
         return foes[0] if foes else None
     return min(foes, key=lambda f: (-worst_level(f), actor_distance(me, f), f.id))
@@ -133,7 +135,7 @@ def aggressive(enc: Encounter, actor: str) -> Plan:
             d = actor_distance(a, target)
             # Close in after shooting, but no nearer than 2 m: each straight step is one metre
             # nearer, so that is the path's first d - 2 steps (none when already that close).
-            closer = path_toward(here, pos(target), min(free_move(enc, actor), d - 2))
+            closer = path_toward(here, pos(target), min(free_move(enc, actor), d - 2)) if d > 2 else []
             surpass = 1 if d > weapon.bands.short and worst_level(a) < 1 else 0
             return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
     target = _pick_target(enc, actor, None)

@@ -116,11 +116,11 @@ def roll_initiative(enc: Encounter, actor: str, acts: bool) -> int:
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """PZ-TIE-1 / C-TIE-1: descending initiative; ties by ADR, DEP, then 1d6 roll-offs."""
 
-    def key(aid: str) -> tuple[int, int, int]:
+    keys: dict[str, tuple[int, int, int]] = {}
+    for aid, init in inits.items():
         at = sheet(enc, aid).attributes
-        return (-inits[aid], -at.ADR, -at.DEP)
-
-    return tie_broken_order(enc, inits, key, rule="PZ-TIE-1")
+        keys[aid] = (-init, -at.ADR, -at.DEP)
+    return tie_broken_order(enc, inits, keys.__getitem__, rule="PZ-TIE-1")
 
 
 # ------------------------------------------------------------------ movement
@@ -333,7 +333,8 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
         attribute = "ADR"
     if "aiming" in a.conditions:
         enc.emit(E.ConditionCleared(actor=attacker, condition="aiming", rule="PZ-DIFF-3"))
-    surpass = surpass if worst_level(a) < 2 else 0
+    if surpass and worst_level(a) >= 2:  # Critique/Sonné: no surpassing oneself
+        surpass = 0
     test = skill_test(
         enc,
         attacker,
