@@ -876,10 +876,11 @@ def end_of_round(enc: Encounter, rnd: int) -> None:
 
 def expire_timers(enc: Encounter, actor: str, now: int) -> None:
     """D100-STUN-1, D100-HP-1: paralysis and knockouts end when the clock says so."""
+    deadlines = timers(enc)
     for cond, rule in ((PARALYSED, "D100-STUN-1"), (UNCONSCIOUS, "D100-HP-1")):
-        until = timers(enc).get((actor, cond))
+        until = deadlines.get((actor, cond))
         if until is not None and until <= now:
-            del timers(enc)[(actor, cond)]
+            del deadlines[(actor, cond)]
             if cond == UNCONSCIOUS:
                 wake_if_able(enc, actor, rule)
             elif cond in enc.state.actors[actor].conditions:
