@@ -157,9 +157,9 @@ def _nearest_cover(enc: Encounter, here: Cell) -> Cell | None:
     for z in enc.scenario.map.cover:
         if z.w <= 0 or z.h <= 0:  # a zone of no cells (nothing forbids writing one)
             continue
-        # The zone's nearest cells are those within d metres of ``here``, d being its distance
-        # from ``here`` along each axis (the larger of the two): a rectangle, whose lowest
-        # (x, y) is its corner toward (0, 0). No need to measure every cell of the zone.
+        # d, the zone's distance from ``here``, is the larger of its gaps along x and y. Its cells
+        # at that distance are those within d metres of ``here`` on both axes: a rectangle, whose
+        # lowest (x, y) is its corner toward (0, 0). No need to measure every cell of the zone.
         gap_x = max(z.x - hx, 0, hx - (z.x + z.w - 1))
         gap_y = max(z.y - hy, 0, hy - (z.y + z.h - 1))
         d = max(gap_x, gap_y)
