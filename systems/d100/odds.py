@@ -81,11 +81,16 @@ def is_double(roll: int) -> bool:
 def is_success(roll: int, skill: int, mod: int = 0) -> bool:
     """D100-ROLL-1: roll <= modified skill; 01 always succeeds, 100 always fails."""
     _check_roll(roll)
+    return _succeeds(roll, effective_skill(skill, mod))
+
+
+def _succeeds(roll: int, target: int) -> bool:
+    """:func:`is_success` of a roll already checked, against the modified skill ``target``."""
     if roll == 1:
         return True
     if roll == 100:
         return False
-    return roll <= effective_skill(skill, mod)
+    return roll <= target
 
 
 def band_of(roll: int, skill: int, mod: int = 0, attack: bool = True) -> str:
@@ -94,9 +99,10 @@ def band_of(roll: int, skill: int, mod: int = 0, attack: bool = True) -> str:
     Returns one of ``ATTACK_BANDS`` when ``attack`` is true, else one of
     ``TEST_BANDS``.
     """
+    _check_roll(roll)  # once, for both questions below
     target = effective_skill(skill, mod)
-    double = is_double(roll)
-    if is_success(roll, skill, mod):
+    double = roll in DOUBLES  # is_double(roll)
+    if _succeeds(roll, target):
         if double or target - roll >= CRITICAL_MARGIN:
             return "critical_success"
         return "success"

@@ -35,6 +35,7 @@ from systems.d100.resolution import (
     pos,
     sheet,
 )
+from systems.d100.sheet import Actor
 
 HUMAN = "human"
 
@@ -42,7 +43,7 @@ HUMAN = "human"
 class Plan(msgspec.Struct, kw_only=True):
     """What an actor does on its turn (D100-TURN-1)."""
 
-    kind: str  # shoot | reload | clear | unjam | pickup | stand | nothing
+    kind: str  # shoot | reload | clear | unjam | pickup | stand | wait | nothing
     target: str | None = None
     weapon: str | None = None
     mode: str = "lethal"
@@ -89,8 +90,8 @@ def enemies(enc: Encounter, actor: str) -> list[ActorState]:
 def _target(enc: Encounter, actor: str, most_hurt_first: bool) -> ActorState | None:
     here = pos(enc.state.actors[actor])
     foes = enemies(enc, actor)
-    if not foes:
-        return None
+    if len(foes) <= 1:  # a duel: nothing to rank
+        return foes[0] if foes else None
 
     def key(f: ActorState) -> tuple[int, int, str]:
         hurt = (f.hp or 0) - (f.hp_max or 0) if most_hurt_first else 0
@@ -106,6 +107,11 @@ def decide(enc: Encounter, actor: str) -> Plan:
         from systems.d100.human import human_turn
 
         return human_turn(enc, actor)
+    return _ai_plan(enc, actor, spec, aim=True)
+
+
+def _ai_plan(enc: Encounter, actor: str, spec: Actor, *, aim: bool) -> Plan:
+    """The AI policies' plan; without ``aim``, a shot is only ``wait`` (whom to shoot is chosen at the count)."""
     policy = POLICY_TABLE[spec.policy]
     a = enc.state.actors[actor]
     if IS_PRONE in a.conditions:
@@ -121,6 +127,8 @@ def decide(enc: Encounter, actor: str) -> Plan:
         if state != READY:
             continue  # broken: the next weapon
         if a.ammo.get(w.name, 0) > 0:
+            if not aim:
+                return Plan(kind="wait")
             target = _target(enc, actor, policy.most_hurt_first)
             if target is None:
                 return Plan(kind="nothing")
@@ -133,20 +141,23 @@ def decide(enc: Encounter, actor: str) -> Plan:
 
 def round_start(enc: Encounter, actor: str) -> Plan:
     """D100-TURN-1: the decision as the round starts, where a reload (the whole round) is committed."""
-    if sheet(enc, actor).policy == HUMAN:
+    spec = sheet(enc, actor)
+    if spec.policy == HUMAN:
         from systems.d100.human import human_round_start
 
         return human_round_start(enc, actor)
-    return decide(enc, actor)
+    # Only a reload is committed now: a plan to shoot waits for the count to pick its target.
+    return _ai_plan(enc, actor, spec, aim=False)
 
 
 def reaction(enc: Encounter, defender: str, attacker: str) -> str:
     """D100-REACT-1: the target's choice before the shot: its first possible reaction, else none."""
-    if sheet(enc, defender).policy == HUMAN:
+    policy = sheet(enc, defender).policy
+    if policy == HUMAN:
         from systems.d100.human import human_reaction
 
         return human_reaction(enc, defender, attacker)
-    for choice in POLICY_TABLE[sheet(enc, defender).policy].reactions:
+    for choice in POLICY_TABLE[policy].reactions:
         if choice == "parry" and can_parry(enc, defender):
             return "parry"
         if choice == "dodge" and can_dodge(enc, defender):

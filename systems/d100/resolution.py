@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from engine import events as E
 from engine.encounter import TICKS_PER_SECOND, Encounter, tie_broken_order
@@ -75,7 +76,10 @@ def sheet(enc: Encounter, actor: str) -> Actor:
 
 
 def weapon_of(enc: Encounter, actor: str, name: str | None) -> Weapon | None:
-    return next((w for w in sheet(enc, actor).weapons if w.name == name), None)
+    for w in sheet(enc, actor).weapons:
+        if w.name == name:
+            return w
+    return None
 
 
 def pos(a: ActorState) -> Cell:
@@ -99,9 +103,16 @@ def timers(enc: Encounter) -> dict[tuple[str, str], int]:
     return t
 
 
+@lru_cache(maxsize=64)
+def dice_terms(text: str) -> tuple[tuple[tuple[int, int], ...], int]:
+    """:func:`parse_dice` as an immutable value, parsed once per expression rather than once per roll."""
+    groups, flat = parse_dice(text)
+    return tuple(groups), flat
+
+
 def roll_expr(enc: Encounter, text: str, *, actor: str, purpose: str, rule: str) -> int:
     """Roll a dice expression like ``1d3+1`` or ``10d6``, one DiceRolled per group."""
-    groups, flat = parse_dice(text)
+    groups, flat = dice_terms(text)
     total = flat
     for n, sides in groups:
         total += sum(enc.roll(n, sides, actor=actor, purpose=purpose, rule=rule))
@@ -165,14 +176,15 @@ def d100_test(
     """
     roll = enc.roll(1, 100, actor=actor, purpose=purpose, rule=rule)[0]
     mods = list(modifiers)
-    mod = sum(m.value for m in mods)
+    mod = 0
+    for m in mods:
+        mod += m.value
     band = band_of(roll, base, mod, attack)
     value = effective_skill(base, mod)
-    critical = {"critical_success": "success", "critical_failure": "failure", "fumble": "fumble"}.get(band, "")
-    cited = {"critical_success": "D100-CRIT-1", "critical_failure": "D100-CRIT-1", "fumble": "D100-ATK-2"}
+    critical = CRITICAL_OF_BAND.get(band, "")
     ev = E.SkillTested(
         actor=actor,
-        rule=cited.get(band, "D100-ROLL-1"),
+        rule=RULE_OF_BAND.get(band, "D100-ROLL-1"),
         skill=skill,
         kept=1,
         dice_total=roll,
@@ -187,6 +199,12 @@ def d100_test(
     )
     enc.emit(ev)
     return ev, band
+
+
+#: A test's ``critical`` field for each band that has one.
+CRITICAL_OF_BAND = {"critical_success": "success", "critical_failure": "failure", "fumble": "fumble"}
+#: The rule a test cites for each band that is not a plain success or failure (D100-ROLL-1).
+RULE_OF_BAND = {"critical_success": "D100-CRIT-1", "critical_failure": "D100-CRIT-1", "fumble": "D100-ATK-2"}
 
 
 # ------------------------------------------------------- DEX and initiative
@@ -212,11 +230,15 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """D100-INIT-1: descending; ties by the higher DEX, then the 1D12 rerolled until untied."""
 
-    def key(aid: str) -> tuple[int, int]:
-        return (-inits[aid], -effective_dex(enc, aid))
-
+    keys = {aid: (-init, -effective_dex(enc, aid)) for aid, init in inits.items()}
     return tie_broken_order(
-        enc, inits, key, rule="D100-INIT-1", sides=12, rolloff_rule="D100-INIT-1", purpose="initiative tie: 1D12 again"
+        enc,
+        inits,
+        keys.__getitem__,
+        rule="D100-INIT-1",
+        sides=12,
+        rolloff_rule="D100-INIT-1",
+        purpose="initiative tie: 1D12 again",
     )
 
 
@@ -699,7 +721,7 @@ def paralyse(enc: Encounter, target: str) -> None:
 def lethal(enc: Encounter, shooter: str, target: str, weapon: Weapon, *, critical: bool, reacted: Reaction) -> None:
     """D100-LETHAL-1: damage - armour - parry reduction, min 0, is the HP lost; a critical does maximum damage."""
     r = rules(enc)
-    groups, flat = parse_dice(weapon.damage)
+    groups, flat = dice_terms(weapon.damage)
     mods: list[E.Modifier] = []
     if critical and r.critical_max_damage:
         rolled = sum(n * sides for n, sides in groups)
@@ -720,7 +742,9 @@ def lethal(enc: Encounter, shooter: str, target: str, weapon: Weapon, *, critica
         mods.append(E.Modifier(name=reacted.reduction_name, value=-(rolled + flat), rule="D100-PARRY-1"))
     elif reacted.reduction_name:
         mods.append(E.Modifier(name=reacted.reduction_name, value=-reacted.reduction, rule="D100-PARRY-1"))
-    bonus = sum(m.value for m in mods)
+    bonus = 0
+    for m in mods:
+        bonus += m.value
     total = max(0, rolled + bonus)
     enc.emit(
         E.DamageRolled(
@@ -852,10 +876,11 @@ def end_of_round(enc: Encounter, rnd: int) -> None:
 
 def expire_timers(enc: Encounter, actor: str, now: int) -> None:
     """D100-STUN-1, D100-HP-1: paralysis and knockouts end when the clock says so."""
+    deadlines = timers(enc)
     for cond, rule in ((PARALYSED, "D100-STUN-1"), (UNCONSCIOUS, "D100-HP-1")):
-        until = timers(enc).get((actor, cond))
+        until = deadlines.get((actor, cond))
         if until is not None and until <= now:
-            del timers(enc)[(actor, cond)]
+            del deadlines[(actor, cond)]
             if cond == UNCONSCIOUS:
                 wake_if_able(enc, actor, rule)
             elif cond in enc.state.actors[actor].conditions:

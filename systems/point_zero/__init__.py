@@ -64,11 +64,12 @@ class PointZero:
     def play_round(self, enc: Encounter, rnd: int) -> Process:
         """PZ-INIT-1..3: initiative, declarations slowest first, resolution counting down."""
         actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
+        specs = enc.actor_specs
         plans: dict[str, Plan] = {}
         inits: dict[str, int] = {}
         for aid in actors:
-            plans[aid] = POLICIES[R.sheet(enc, aid).policy](enc, aid)
-            inits[aid] = R.roll_initiative(enc, aid, plans[aid].acts())
+            plan = plans[aid] = POLICIES[specs[aid].policy](enc, aid)
+            inits[aid] = R.roll_initiative(enc, aid, plan.acts())
         order = R.resolution_order(enc, inits)
         for aid in reversed(order):  # PZ-INIT-3: ascending order of initiative
             plan = plans[aid]
@@ -78,7 +79,7 @@ class PointZero:
                     action=plan.kind,
                     text=plan.text(enc),
                     target=plan.target,
-                    policy=R.sheet(enc, aid).policy,
+                    policy=specs[aid].policy,
                     rule="PZ-INIT-3",
                 )
             )
@@ -116,7 +117,9 @@ class PointZero:
             enc.flush()
         else:
             rule = "PZ-MOVE-3"
-        exit_cell = next(((e.x, e.y) for e in enc.scenario.map.exits if e.name == plan.exit), None)
+        exit_cell = None
+        if plan.kind == "flee":
+            exit_cell = next(((e.x, e.y) for e in enc.scenario.map.exits if e.name == plan.exit), None)
         for cell in plan.after:
             count -= 1
             if count <= 0:
@@ -149,7 +152,10 @@ class PointZero:
     def aftermath(self, enc: Encounter) -> Process:
         """PZ-MON-6, PZ-HEAL-1..3: the clock runs on after the fight."""
         spec = enc.scenario.aftermath
-        end = int(enc.env.now) + parse_duration(spec.duration) * TICKS_PER_SECOND
+        now = int(enc.env.now)
+        end = now + parse_duration(spec.duration) * TICKS_PER_SECOND
+        shock_step = enc.rules.shock_heal_seconds * TICKS_PER_SECOND
+        marked_at: dict[tuple[str, int], float] = enc.scratch.get("pz_marked_at", {})
         cared: dict[str, bool] = {}
         procs = []
         for aid, a in enc.state.actors.items():
@@ -172,19 +178,23 @@ class PointZero:
                         )
                     enc.emit(E.ConditionSet(actor=aid, condition="stabilised", rule="PZ-HEAL-3"))
                     R.update_conditions(enc, aid)
-            if a.monitors[SHOCK].worst() >= 0:
+            # A wound that cannot change before the end needs no process of its own (nothing
+            # else happens between here and a process's first step, so the test is the same).
+            if a.monitors[SHOCK].worst() >= 0 and now + shock_step <= end:
                 procs.append(enc.env.process(self._shock_heals(enc, aid, end)))
             m = a.monitors[PHYSICAL]
+            stabilised = "stabilised" in a.conditions
             for level in range(len(m.levels) - 1, -1, -1):
                 if m.marked[level]:
-                    procs.append(
-                        enc.env.process(self._physical(enc, aid, level, m.marked[level], cared.get(aid, False), end))
-                    )
+                    first = self._physical_change_at(enc, aid, level, cared.get(aid, False), stabilised, marked_at)
+                    if first is not None and first <= end:
+                        procs.append(
+                            enc.env.process(
+                                self._physical(enc, aid, level, m.marked[level], cared.get(aid, False), end)
+                            )
+                        )
         if procs:
             yield simpy.AllOf(enc.env, procs)
-
-    def _wait_until(self, enc: Encounter, tick: int, end: int) -> Any:
-        return enc.env.timeout(max(0, tick - int(enc.env.now))) if tick <= end else None
 
     def _shock_heals(self, enc: Encounter, aid: str, end: int) -> Process:
         """PZ-HEAL-1: one Shock box per minute, the highest first."""
@@ -200,9 +210,35 @@ class PointZero:
             enc.emit(E.WoundHealed(actor=aid, monitor=SHOCK, level=level, to_level=-1, boxes=1, rule="PZ-HEAL-1"))
             R.update_conditions(enc, aid)
 
+    def _physical_change_at(
+        self,
+        enc: Encounter,
+        aid: str,
+        level: int,
+        cared: bool,
+        stabilised: bool,
+        marked_at: dict[tuple[str, int], float],
+    ) -> int | None:
+        """PZ-MON-6 / PZ-HEAL-2: the tick at which a wound at ``level`` next changes; None: never.
+
+        Fatale kills VIG minutes after it was marked (a stabilised one counts as Critique);
+        Critique untreated turns Fatale VIG hours after it was marked; otherwise the wound
+        heals one level after its level's hours, counted from now.
+        """
+        if level == 3 and stabilised:
+            level = 2
+        r: PointZeroRules = enc.rules
+        vig = R.sheet(enc, aid).attributes.VIG
+        since = int(marked_at.get((aid, level), 0.0) * TICKS_PER_SECOND)
+        if level == 3:
+            return since + vig * 60 * TICKS_PER_SECOND
+        if level == 2 and not stabilised:
+            return since + vig * 3600 * TICKS_PER_SECOND
+        hours = (r.heal_hours_care if cared else r.heal_hours_no_care)[level]
+        return None if hours < 0 else int(enc.env.now) + hours * 3600 * TICKS_PER_SECOND
+
     def _physical(self, enc: Encounter, aid: str, level: int, boxes: int, cared: bool, end: int) -> Process:
         """PZ-MON-6 and PZ-HEAL-2: wounds worsen untreated, or heal one level per step."""
-        r: PointZeroRules = enc.rules
         vig = R.sheet(enc, aid).attributes.VIG
         marked_at: dict[tuple[str, int], float] = enc.scratch.get("pz_marked_at", {})
         stabilised = "stabilised" in enc.state.actors[aid].conditions
@@ -212,19 +248,14 @@ class PointZero:
             a = enc.state.actors[aid]
             if "dead" in a.conditions:
                 return
-            since = int(marked_at.get((aid, level), 0.0) * TICKS_PER_SECOND)
+            wake = self._physical_change_at(enc, aid, level, cared, stabilised, marked_at)
+            if wake is None or wake > end:
+                return
+            yield enc.env.timeout(max(0, wake - int(enc.env.now)))
             if level == 3:  # Fatale: VIG minutes without intensive care, then death
-                wake = self._wait_until(enc, since + vig * 60 * TICKS_PER_SECOND, end)
-                if wake is None:
-                    return
-                yield wake
                 enc.emit(E.ActorDied(actor=aid, cause=f"Fatale wound untreated for {vig} minutes", rule="PZ-MON-6"))
                 return
             if level == 2 and not stabilised:  # Critique: VIG hours untreated, then Fatale
-                wake = self._wait_until(enc, since + vig * 3600 * TICKS_PER_SECOND, end)
-                if wake is None:
-                    return
-                yield wake
                 enc.emit(
                     E.WoundWorsened(actor=aid, monitor=PHYSICAL, level=2, to_level=3, boxes=boxes, rule="PZ-MON-6")
                 )
@@ -232,14 +263,7 @@ class PointZero:
                 R.update_conditions(enc, aid)
                 level = 3
                 continue
-            hours = (r.heal_hours_care if cared else r.heal_hours_no_care)[level]
-            if hours < 0:
-                return
-            wake = self._wait_until(enc, int(enc.env.now) + hours * 3600 * TICKS_PER_SECOND, end)
-            if wake is None:
-                return
-            yield wake
-            enc.emit(
+            enc.emit(  # healed one level
                 E.WoundHealed(
                     actor=aid, monitor=PHYSICAL, level=level, to_level=level - 1, boxes=boxes, rule="PZ-HEAL-2"
                 )

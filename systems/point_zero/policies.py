@@ -20,6 +20,7 @@ from engine.state import ActorState
 from systems.point_zero.human import human
 from systems.point_zero.resolution import (
     Cell,
+    actor_distance,
     cover_at,
     distance,
     free_move,
@@ -111,12 +112,13 @@ def _melee_weapon(enc: Encounter, actor: str) -> str | None:
     return None
 
 
-def _pick_target(enc: Encounter, actor: str, reach: int | None) -> ActorState | None:
-    me = pos(enc.state.actors[actor])
-    foes = [f for f in enemies(enc, actor) if reach is None or distance(me, pos(f)) <= reach]
-    if not foes:
-        return None
-    return min(foes, key=lambda f: (-worst_level(f), distance(me, pos(f)), f.id))
+def _pick_target(me: ActorState, foes: list[ActorState], reach: int | None) -> ActorState | None:
+    """The most wounded of ``foes`` within ``reach`` metres (None: any distance), then the nearest, then by id."""
+    if reach is not None:
+        foes = [f for f in foes if actor_distance(me, f) <= reach]
+    if len(foes) <= 1:  # a duel: nothing to rank
+        return foes[0] if foes else None
+    return min(foes, key=lambda f: (-worst_level(f), actor_distance(me, f), f.id))
 
 
 def aggressive(enc: Encounter, actor: str) -> Plan:
@@ -125,14 +127,17 @@ def aggressive(enc: Encounter, actor: str) -> Plan:
     weapon, need = _usable_ranged(enc, actor)
     if weapon is not None and need is not None:
         return Plan(kind=need, weapon=weapon.name)
+    foes = enemies(enc, actor)
     if weapon is not None:
-        target = _pick_target(enc, actor, weapon.bands.extreme)
+        target = _pick_target(a, foes, weapon.bands.extreme)
         if target is not None:
-            closer = path_toward(here, pos(target), free_move(enc, actor))
-            closer = [c for c in closer if distance(c, pos(target)) >= 2]
-            surpass = 1 if worst_level(a) < 1 and distance(here, pos(target)) > weapon.bands.short else 0
+            d = actor_distance(a, target)
+            # Close in after shooting, but no nearer than 2 m: each straight step is one metre
+            # nearer, so that is the path's first d - 2 steps (none when already that close).
+            closer = path_toward(here, pos(target), min(free_move(enc, actor), d - 2)) if d > 2 else []
+            surpass = 1 if d > weapon.bands.short and worst_level(a) < 1 else 0
             return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
-    target = _pick_target(enc, actor, None)
+    target = _pick_target(a, foes, None)
     if target is None:
         return Plan(kind="hold")
     d = distance(here, pos(target))
@@ -146,13 +151,21 @@ def aggressive(enc: Encounter, actor: str) -> Plan:
 
 
 def _nearest_cover(enc: Encounter, here: Cell) -> Cell | None:
+    """The nearest cell of any cover zone; of equally near cells, the lowest (x, y)."""
     best: tuple[int, Cell] | None = None
+    hx, hy = here
     for z in enc.scenario.map.cover:
-        for x in range(z.x, z.x + z.w):
-            for y in range(z.y, z.y + z.h):
-                d = distance(here, (x, y))
-                if best is None or (d, (x, y)) < best:
-                    best = (d, (x, y))
+        if z.w <= 0 or z.h <= 0:  # a zone of no cells (nothing forbids writing one)
+            continue
+        # d, the zone's distance from ``here``, is the larger of its gaps along x and y. Its cells
+        # at that distance are those within d metres of ``here`` on both axes: a rectangle, whose
+        # lowest (x, y) is its corner toward (0, 0). No need to measure every cell of the zone.
+        gap_x = max(z.x - hx, 0, hx - (z.x + z.w - 1))
+        gap_y = max(z.y - hy, 0, hy - (z.y + z.h - 1))
+        d = max(gap_x, gap_y)
+        cell = (max(z.x, hx - d), max(z.y, hy - d))
+        if best is None or (d, cell) < best:
+            best = (d, cell)
     return best[1] if best else None
 
 
@@ -177,14 +190,15 @@ def cautious(enc: Encounter, actor: str) -> Plan:
         return aggressive(enc, actor)
     if need is not None:
         return Plan(kind=need, weapon=weapon.name)
-    target = _pick_target(enc, actor, weapon.bands.extreme)
+    target = _pick_target(a, foes, weapon.bands.extreme)
     in_cover = cover_at(enc, here) is not None
     spot = None if in_cover else _nearest_cover(enc, here)
     if spot is not None:
         d = distance(here, spot)
-        if d <= free_move(enc, actor) and target is not None:
+        reach = free_move(enc, actor)
+        if d <= reach and target is not None:
             return Plan(kind="attack", target=target.id, weapon=weapon.name, before=path_toward(here, spot, d))
-        if d > free_move(enc, actor):
+        if d > reach:
             return Plan(kind="sprint", after=path_toward(here, spot, sprint_distance(enc, actor)))
     if target is None:
         return aggressive(enc, actor)

@@ -8,6 +8,7 @@ emitting events. ``enc.rules`` is the effective :class:`PointZeroRules`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from engine import events as E
@@ -15,7 +16,7 @@ from engine.encounter import Encounter, tie_broken_order
 from engine.scenario import CoverZone
 from engine.state import ActorState
 from systems.point_zero.rules import PHYSICAL, SHOCK, PointZeroRules
-from systems.point_zero.sheet import MELEE_SKILLS, Actor, Weapon, parse_pu
+from systems.point_zero.sheet import MELEE_SKILLS, Actor, Bands, Weapon, parse_pu
 
 # ------------------------------------------------------------------ helpers
 
@@ -52,6 +53,12 @@ def pos(a: ActorState) -> Cell:
     return (a.x, a.y)
 
 
+def actor_distance(a: ActorState, b: ActorState) -> int:
+    """``distance(pos(a), pos(b))`` without building the two cells (policies measure every foe)."""
+    dx, dy = a.x - b.x, a.y - b.y
+    return max(dx, -dx, dy, -dy)
+
+
 def path_toward(start: Cell, goal: Cell, metres: int) -> list[Cell]:
     """Up to ``metres`` one-metre steps from ``start`` straight toward ``goal``."""
     x, y = start
@@ -69,17 +76,24 @@ def worst_level(a: ActorState) -> int:
     """PZ-MON-5: the worst level marked over both monitors (-1: unhurt)."""
     worst = -1
     for m in a.monitors.values():
-        level = m.worst()
-        if level > worst:
+        marked = m.marked
+        if any(marked):  # most monitors are clean: one C call says so
+            level = len(marked) - 1
+            while level > worst and not marked[level]:
+                level -= 1
             worst = level
     return worst
 
 
 def cover_at(enc: Encounter, cell: Cell) -> CoverZone | None:
     best: CoverZone | None = None
+    zones = enc.scenario.map.cover
+    if not zones:  # open ground: most maps
+        return None
     mods = rules(enc).cover_modifiers
-    for z in enc.scenario.map.cover:
-        if z.contains(*cell) and (best is None or mods[z.level] > mods[best.level]):
+    x, y = cell
+    for z in zones:
+        if z.contains(x, y) and (best is None or mods[z.level] > mods[best.level]):
             best = z
     return best
 
@@ -102,11 +116,11 @@ def roll_initiative(enc: Encounter, actor: str, acts: bool) -> int:
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """PZ-TIE-1 / C-TIE-1: descending initiative; ties by ADR, DEP, then 1d6 roll-offs."""
 
-    def key(aid: str) -> tuple[int, int, int]:
+    keys: dict[str, tuple[int, int, int]] = {}
+    for aid, init in inits.items():
         at = sheet(enc, aid).attributes
-        return (-inits[aid], -at.ADR, -at.DEP)
-
-    return tie_broken_order(enc, inits, key, rule="PZ-TIE-1")
+        keys[aid] = (-init, -at.ADR, -at.DEP)
+    return tie_broken_order(enc, inits, keys.__getitem__, rule="PZ-TIE-1")
 
 
 # ------------------------------------------------------------------ movement
@@ -169,10 +183,11 @@ def skill_test(
     n = level + surpass
     keep, attr_mods = effective_attribute(enc, actor, attribute)
     faces = enc.roll(n, 6, actor=actor, purpose=purpose, rule="PZ-TEST-1", keep_best=keep) if n else []
-    kept = sorted(faces, reverse=True)[:keep]
-    dice_total = sum(kept)
+    dice_total = sum(sorted(faces, reverse=True)[:keep]) if keep < n else sum(faces)
     mods = list(modifiers)
-    difficulty = base + sum(m.value for m in mods)
+    difficulty = base
+    for m in mods:
+        difficulty += m.value
     success = dice_total >= difficulty
     critical = ""
     if success and faces and 2 * faces.count(6) > n:
@@ -206,19 +221,34 @@ def ranged_difficulty(
 
     None when the target is beyond the weapon's extreme range.
     """
-    r = rules(enc)
     st = enc.state.actors
-    a, t = st[attacker], st[target]
-    d = distance(pos(a), pos(t))
-    band = next(
-        (b for b in ("point_blank", "short", "medium", "long", "extreme") if d <= getattr(weapon.bands, b)), None
-    )
+    d = actor_distance(st[attacker], st[target])
+    band = range_band(weapon.bands, d)
     if band is None:
         return None
-    base = r.range_difficulty[band]
-    mods = [E.Modifier(name=f"range {d} m: {band.replace('_', ' ')}", value=0, rule="PZ-DIFF-1")]
+    base = rules(enc).range_difficulty[band]
+    mods = [E.Modifier(name=f"range {d} m: {BAND_WORDS[band]}", value=0, rule="PZ-DIFF-1")]
     mods.extend(_situation_modifiers(enc, attacker, target, ranged=True))
     return base, mods
+
+
+#: Each range band as a modifier names it.
+BAND_WORDS = {"point_blank": "point blank", "short": "short", "medium": "medium", "long": "long", "extreme": "extreme"}
+
+
+def range_band(bands: Bands, d: int) -> str | None:
+    """PZ-DIFF-1: the first band whose upper limit reaches ``d`` metres; None beyond extreme range."""
+    if d <= bands.point_blank:
+        return "point_blank"
+    if d <= bands.short:
+        return "short"
+    if d <= bands.medium:
+        return "medium"
+    if d <= bands.long:
+        return "long"
+    if d <= bands.extreme:
+        return "extreme"
+    return None
 
 
 def melee_difficulty(enc: Encounter, attacker: str, target: str, weapon: Weapon) -> tuple[int, list[E.Modifier]]:
@@ -235,20 +265,22 @@ def _situation_modifiers(enc: Encounter, attacker: str, target: str, *, ranged: 
     r = rules(enc)
     t = enc.state.actors[target]
     mods: list[E.Modifier] = []
-    zone = cover_at(enc, pos(t))
+    zone = cover_at(enc, (t.x, t.y))
     light = zone.light if zone is not None and zone.light else enc.scenario.map.light
-    if r.light_modifiers.get(light, 0):
-        mods.append(E.Modifier(name=light, value=r.light_modifiers[light], rule="PZ-DIFF-3"))
-    sprinting = "sprinting" in t.conditions
-    if sprinting and t.moved >= sheet(enc, target).attributes.DEP // 3 * 2:
+    light_modifier = r.light_modifiers.get(light, 0)
+    if light_modifier:
+        mods.append(E.Modifier(name=light, value=light_modifier, rule="PZ-DIFF-3"))
+    free_metres = sheet(enc, target).attributes.DEP // 3
+    if "sprinting" in t.conditions and t.moved >= free_metres * 2:
         mods.append(E.Modifier(name="target sprinting", value=r.sprinting_target, rule="PZ-DIFF-3"))
-    elif t.moved > sheet(enc, target).attributes.DEP // 3:
+    elif t.moved > free_metres:
         mods.append(E.Modifier(name="target moving fast", value=r.moving_target, rule="PZ-DIFF-3"))
     if ranged and zone is not None:
         mods.append(
             E.Modifier(name=f"{zone.level} cover ({zone.name})", value=r.cover_modifiers[zone.level], rule="PZ-DIFF-3")
         )
-    if enc.state.actors[attacker].conditions.get("aiming") == _actor_index(enc, target):
+    aimed_at = enc.state.actors[attacker].conditions.get("aiming")
+    if aimed_at is not None and aimed_at == _actor_index(enc, target):
         mods.append(E.Modifier(name="aimed a full round", value=r.aim_bonus, rule="PZ-DIFF-3"))
     return mods
 
@@ -279,7 +311,7 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
             return
         diff = ranged_difficulty(enc, attacker, target, weapon)
         if diff is None:
-            d = distance(pos(a), pos(t))
+            d = actor_distance(a, t)
             enc.emit(
                 E.ActionLost(
                     actor=attacker,
@@ -294,14 +326,15 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
         )
         attribute = "PER"
     else:
-        if distance(pos(a), pos(t)) > 1:
+        if actor_distance(a, t) > 1:
             enc.emit(E.ActionLost(actor=attacker, reason=f"{target} is out of reach", rule="PZ-INIT-4"))
             return
         base, mods = melee_difficulty(enc, attacker, target, weapon)
         attribute = "ADR"
     if "aiming" in a.conditions:
         enc.emit(E.ConditionCleared(actor=attacker, condition="aiming", rule="PZ-DIFF-3"))
-    surpass = surpass if worst_level(a) < 2 else 0
+    if surpass and worst_level(a) >= 2:  # Critique/Sonné: no surpassing oneself
+        surpass = 0
     test = skill_test(
         enc,
         attacker,
@@ -346,20 +379,23 @@ def surpass_strain(enc: Encounter, actor: str, extra: int) -> None:
 def roll_damage(enc: Encounter, attacker: str, target: str, weapon: Weapon, margin: int, critical: bool) -> int:
     """PZ-DMG-1 / PZ-CRIT-1: damage = PU + MR, the MR doubled on a critical success."""
     vig = sheet(enc, attacker).attributes.VIG if attacker in enc.actor_specs else 0
-    n, flat = parse_pu(weapon.pu, vig)
+    n, flat = dice_of_pu(weapon.pu, vig)
     faces = enc.roll(n, 6, actor=attacker, purpose=f"{weapon.name} damage (PU {weapon.pu})", rule="PZ-DMG-1")
     mods = [E.Modifier(name="margin of success", value=margin, rule="PZ-DMG-1")]
+    bonus = margin
     if critical:
         mods.append(E.Modifier(name="critical success doubles the MR", value=margin, rule="PZ-CRIT-1"))
+        bonus += margin
     if flat:
         mods.append(E.Modifier(name="PU bonus", value=flat, rule="PZ-DMG-1"))
-    bonus = sum(m.value for m in mods)
-    total = sum(faces) + bonus
+        bonus += flat
+    dice_total = sum(faces)
+    total = dice_total + bonus
     enc.emit(
         E.DamageRolled(
             actor=attacker,
             target=target,
-            dice_total=sum(faces),
+            dice_total=dice_total,
             bonus=bonus,
             total=total,
             kind=weapon.damage,
@@ -368,6 +404,12 @@ def roll_damage(enc: Encounter, attacker: str, target: str, weapon: Weapon, marg
         )
     )
     return total
+
+
+@lru_cache(maxsize=64)
+def dice_of_pu(pu: str, vig: int) -> tuple[int, int]:
+    """:func:`parse_pu`, parsed once per weapon and wielder's VIG rather than once per hit."""
+    return parse_pu(pu, vig)
 
 
 # ------------------------------------------------------- damage and wounds
@@ -420,12 +462,17 @@ def take_hit(enc: Encounter, target: str, damage: int, weapon: Weapon, margin_no
         parts.append(E.Modifier(name=sheet(enc, target).armour.replace("_", " "), value=armour, rule="PZ-ARMOR-1"))
     if save is not None and save.success:
         parts.append(E.Modifier(name="save MR", value=save.margin, rule="PZ-SAVE-1"))
-    sb = sum(p.value for p in parts)
+    sb = 0
+    for p in parts:
+        sb += p.value
     enc.emit(E.ThresholdComputed(actor=target, value=sb, parts=parts, rule="PZ-SB-1"))
-    kinds = {"physical": [PHYSICAL], "shock": [SHOCK], "both": [PHYSICAL, SHOCK]}[weapon.damage]
-    for monitor in kinds:
+    for monitor in MONITORS_HIT[weapon.damage]:
         wound(enc, target, monitor, damage, sb)
     update_conditions(enc, target)
+
+
+#: PZ-DMG-2: the monitors each kind of damage marks, in the order they are marked.
+MONITORS_HIT = {"physical": (PHYSICAL,), "shock": (SHOCK,), "both": (PHYSICAL, SHOCK)}
 
 
 def wound(enc: Encounter, actor: str, monitor: str, damage: int, sb: int) -> None:
@@ -482,12 +529,17 @@ def update_conditions(enc: Encounter, actor: str) -> None:
     if "dead" in a.conditions:
         return
     worst = worst_level(a)
-    wanted = {"impaired": worst >= 1, "incapacitated": worst >= 2, "unconscious": worst >= 3}
-    for cond, on in wanted.items():
-        if on and cond not in a.conditions:
+    conditions = a.conditions
+    for cond, from_level in LEVEL_CONDITIONS:
+        on = worst >= from_level
+        if on and cond not in conditions:
             enc.emit(E.ConditionSet(actor=actor, condition=cond, rule="PZ-MON-5"))
-        elif not on and cond in a.conditions:
+        elif not on and cond in conditions:
             enc.emit(E.ConditionCleared(actor=actor, condition=cond, rule="PZ-MON-5"))
+
+
+#: PZ-MON-5: each condition and the worst level from which it holds, in the order they are set.
+LEVEL_CONDITIONS = (("impaired", 1), ("incapacitated", 2), ("unconscious", 3))
 
 
 # ------------------------------------------------------------- other actions
