@@ -14,7 +14,8 @@ CP dice, then each CP Joker and its rerolls.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from systems.zcorps.odds import DCode
 
@@ -40,9 +41,8 @@ def chain_fates(faces: list[int]) -> list[str]:
     return [EXPLODED] * (len(faces) - 1) + [KEPT]
 
 
-@dataclass(slots=True)
-class PoolRoll:
-    """One roll of a D code, with CP dice bought for it.
+class PoolRoll(msgspec.Struct):
+    """One roll of a D code, with CP dice bought for it (a Struct: one is built at every roll, cheaply).
 
     ``cancelled`` (the face a Joker 1 removed) and ``dice_total`` are set by
     :func:`roll_pool` and kept up to date by :func:`add_cp`: every test reads
@@ -50,11 +50,11 @@ class PoolRoll:
     """
 
     code: DCode
-    plain: list[int] = field(default_factory=list)
-    plain_fates: list[str] = field(default_factory=list)
-    joker: list[int] = field(default_factory=list)
-    cp_plain: list[int] = field(default_factory=list)
-    cp_jokers: list[list[int]] = field(default_factory=list)
+    plain: list[int] = []
+    plain_fates: list[str] = []
+    joker: list[int] = []
+    cp_plain: list[int] = []
+    cp_jokers: list[list[int]] = []
     cancelled: int | None = None
     dice_total: int = 0
 

@@ -40,6 +40,7 @@ from systems.zcorps.resolution import (
     sheet,
     trait,
     traits,
+    traits_table,
     worst_level,
 )
 from systems.zcorps.rules import INCAPACITATED
@@ -77,10 +78,11 @@ def _foes_by_threat(enc: Encounter, actor: str) -> list[tuple[int, int, str, Act
     """
     me = enc.state.actors[actor]
     x, y, side = me.x, me.y, me.side
+    table = traits_table(enc)
     ranked = []
     for f in enc.state.actors.values():
         if f.side != side and DISABLING.isdisjoint(f.conditions):
-            wounds = 0 if traits(enc, f.id).undead else -worst_level(f)
+            wounds = 0 if table[f.id].undead else -worst_level(f)
             ranked.append((max(f.x - x, x - f.x, f.y - y, y - f.y), wounds, f.id, f))
     ranked.sort()
     return ranked

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -136,8 +135,7 @@ def sheet(enc: Encounter, actor: str) -> Actor:
     return a
 
 
-@dataclass(frozen=True, slots=True)
-class Traits:
+class Traits(msgspec.Struct, frozen=True, kw_only=True):
     """An actor's sheet read once per encounter: the codes and weapons every action looks up.
 
     The sheets never change during a fight, so parsing them at each roll
@@ -147,6 +145,8 @@ class Traits:
     index: int  # the actor's place in the scenario's list (conditions name other actors by it)
     codes: dict[str, DCode]  # every attribute, and every skill (its attribute's code when the sheet lacks it)
     resistance: DCode  # ZC-RES-1: Puissance + armour
+    resistance_roll: str  # its roll's purpose, "resistance (4D)"
+    resistance_source: str  # and what it adds, "Puissance 3D + armour 1D"
     initiative_tie: tuple[int, int, int, int]  # ZC-INIT-1: Agilité then Perception, higher first
     weapons: dict[str, Weapon]  # by name (the first of a name, as the sheet lists them)
     firearms: tuple[Weapon, ...]  # in the sheet's order
@@ -165,10 +165,13 @@ class Traits:
         weapons: dict[str, Weapon] = {}
         for w in spec.weapons:
             weapons.setdefault(w.name, w)
+        resistance = DCode.of(pui.dice + armour.dice, pui.pips + armour.pips)
         return cls(
             index=index,
             codes=codes,
-            resistance=DCode.of(pui.dice + armour.dice, pui.pips + armour.pips),
+            resistance=resistance,
+            resistance_roll=f"resistance ({resistance})",
+            resistance_source=f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else ""),
             initiative_tie=(-ag.dice, -ag.pips, -pe.dice, -pe.pips),
             weapons=weapons,
             firearms=tuple(w for w in spec.weapons if w.type in FIREARMS),
@@ -178,14 +181,19 @@ class Traits:
         )
 
 
-def traits(enc: Encounter, actor: str) -> Traits:
-    """The actor's :class:`Traits`, read for every actor at the encounter's first call."""
+def traits_table(enc: Encounter) -> dict[str, Traits]:
+    """Every actor's :class:`Traits`, read at the encounter's first call (for loops over the actors)."""
     table: dict[str, Traits] | None = enc.scratch.get("zc_traits")
     if table is None:
         table = enc.scratch["zc_traits"] = {
             spec.id: Traits.read(spec, i) for i, spec in enumerate(enc.actor_specs.values())
         }
-    return table[actor]
+    return table
+
+
+def traits(enc: Encounter, actor: str) -> Traits:
+    """The actor's :class:`Traits`."""
+    return traits_table(enc)[actor]
 
 
 def index_of(enc: Encounter, actor: str) -> int:
@@ -287,10 +295,11 @@ def trait(enc: Encounter, actor: str, name: str) -> DCode:
     return traits(enc, actor).codes[name]
 
 
-@lru_cache(maxsize=256)
 def with_dice(code: DCode, dice: int) -> DCode:
-    """``code`` with ``dice`` more (or fewer) dice, pips unchanged: a pool after its modifiers (cached: a
-    DCode is frozen, and the same few pools are rolled all fight long)."""
+    """``code`` with ``dice`` more (or fewer) dice, pips unchanged: a pool after its modifiers.
+
+    Without modifiers (the common case) the code itself: no new DCode.
+    """
     return DCode(code.dice + dice, code.pips) if dice else code
 
 
@@ -305,12 +314,11 @@ def alive(a: ActorState) -> bool:
 def _modifier_dice(enc: Encounter, actor: str, dice: int, *, name: str, rule: str, sign: int) -> E.Modifier:
     """ZC-COVER-1 / ZC-FIRE-2 / ZC-BRAWL-1: "+ND" to a difficulty: rolled (no Joker, logged) or fixed."""
     r = rules(enc)
+    signed = f"{'+' if sign > 0 else '-'}{dice}D"
     if r.modifier_dice == "fixed":
-        return E.Modifier(
-            name=f"{name} {'+' if sign > 0 else '-'}{dice}D (fixed)", value=sign * dice * r.fixed_per_die, rule=rule
-        )
-    faces = enc.roll(dice, 6, actor=actor, purpose=f"{name}: difficulty {'+' if sign > 0 else '-'}{dice}D", rule=rule)
-    return E.Modifier(name=f"{name} {'+' if sign > 0 else '-'}{dice}D", value=sign * sum(faces), rule=rule)
+        return E.Modifier(name=f"{name} {signed} (fixed)", value=sign * dice * r.fixed_per_die, rule=rule)
+    faces = enc.roll(dice, 6, actor=actor, purpose=f"{name}: difficulty {signed}", rule=rule)
+    return E.Modifier(name=f"{name} {signed}", value=sign * sum(faces), rule=rule)
 
 
 # ------------------------------------------------------------------ dice
@@ -647,21 +655,26 @@ def base_difficulty(enc: Encounter, target: str) -> tuple[int, list[E.Modifier]]
     return base, mods
 
 
+#: A range band in words (a log text names it so).
+BAND_WORDS = {"point_blank": "point blank", "short": "short", "medium": "medium", "long": "long"}
+
+
 def range_band(enc: Encounter, weapon: Weapon, metres: int) -> str | None:
     """ZC-RANGE-1: point blank (0-3 m), short, medium, long; None beyond long range."""
     if metres <= rules(enc).point_blank_m:
         return "point_blank"
     short, medium, long = ranges_of(weapon)
-    for band, limit in (("short", short), ("medium", medium), ("long", long)):
-        if metres <= limit:
-            return band
-    return None
+    if metres <= short:
+        return "short"
+    if metres <= medium:
+        return "medium"
+    return "long" if metres <= long else None
 
 
 def range_modifier(enc: Encounter, weapon: Weapon, band: str, metres: int) -> tuple[E.Modifier, int]:
     """ZC-RANGE-1: the range modifier, or the machine-gun line (a difficulty, or an attack bonus)."""
     r = rules(enc)
-    name = f"range {metres} m: {band.replace('_', ' ')}"
+    name = f"range {metres} m: {BAND_WORDS[band]}"
     if weapon.type == "machine_gun":
         value = r.machine_gun_modifiers[band]
         if r.machine_gun_reading == "attack_bonus":
@@ -1027,10 +1040,12 @@ def damage(
     """ZC-DMG-1 / ZC-FIRE-2: weapon code + mode dice (never below 1D) + the margin (option: margin // 5)."""
     r = rules(enc)
     base = parse_damage(weapon.damage, trait(enc, actor, "puissance"))
-    code = DCode(max(r.min_damage_dice, base.dice + mode_dice), base.pips)
+    dice = max(r.min_damage_dice, base.dice + mode_dice)
+    code = base if dice == base.dice else DCode(dice, base.pips)
+    code_text = str(code)
     mods = [E.Modifier(name=f"{weapon.name} {base}", value=0, rule="ZC-DMG-1")]
     if mode_dice:
-        mods.append(E.Modifier(name=f"firing mode {mode_dice:+d}D -> {code}", value=0, rule="ZC-FIRE-2"))
+        mods.append(E.Modifier(name=f"firing mode {mode_dice:+d}D -> {code_text}", value=0, rule="ZC-FIRE-2"))
     added = margin if r.margin_damage == "full" else margin // 5
     mods.append(
         E.Modifier(
@@ -1039,7 +1054,7 @@ def damage(
     )
     if called_damage:
         mods.append(E.Modifier(name=f"called shot: {called}", value=called_damage, rule="ZC-AIM-1"))
-    roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code})", rule="ZC-DMG-1")
+    roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code_text})", rule="ZC-DMG-1")
     bonus = code.pips + added + called_damage
     dice_total = roll.dice_total
     total = max(0, dice_total + bonus)
@@ -1060,20 +1075,17 @@ def damage(
 
 def resist(enc: Encounter, target: str, total: int, *, stakes: int) -> None:
     """ZC-RES-1: resistance = Puissance + armour (no wound penalty); CP may be bought after the roll."""
-    s = sheet(enc, target)
-    pui, armour = trait(enc, target, "puissance"), code_of(s.armour)
-    code = traits(enc, target).resistance
-    roll = roll_code(enc, target, code, purpose=f"resistance ({code})", rule="ZC-RES-1")
+    t = traits(enc, target)
+    roll = roll_code(enc, target, t.resistance, purpose=t.resistance_roll, rule="ZC-RES-1")
     # policy: buy CP when the hit would otherwise incapacitate or worse
     bands = rules(enc).wound_bands
     resistance = roll.total
     if total - resistance > bands[1]:
         n = cp_wanted(enc, target, total - resistance - bands[1], max(stakes, 1))
         if n:
-            spend_cp(enc, target, roll, n, purpose=f"resistance ({code})")
+            spend_cp(enc, target, roll, n, purpose=t.resistance_roll)
             resistance = roll.total
-    what = f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else "")
-    parts = [E.Modifier(name=f"resistance roll ({what})", value=resistance, rule="ZC-RES-1")]
+    parts = [E.Modifier(name=f"resistance roll ({t.resistance_source})", value=resistance, rule="ZC-RES-1")]
     enc.emit(E.ThresholdComputed(actor=target, value=resistance, parts=parts, rule="ZC-RES-1"))
     wound(enc, target, total, resistance)
 
@@ -1187,18 +1199,23 @@ def wound_effects(enc: Encounter, actor: str, level: int) -> None:
     enc.emit(E.ConditionSet(actor=actor, condition="unconscious", value=sum(faces), until=until, rule="ZC-WOUND-1"))
 
 
+#: The conditions that end with the round (end_of_round).
+_ROUND_CONDITIONS = frozenset({"active_defence", "partial_defence", "extra_actions"})
+
+
 def end_of_round(enc: Encounter, rnd: int) -> None:
     """ZC-DEF-1/2, ZC-MULTI-1, ZC-WOUND-1: defences and extra actions end; Stunned fades; mortal rolls."""
     b = book(enc)
     b.pending.clear()
     for aid, a in enc.state.actors.items():
-        for cond, rule in (
-            ("active_defence", "ZC-DEF-1"),
-            ("partial_defence", "ZC-DEF-2"),
-            ("extra_actions", "ZC-MULTI-1"),
-        ):
-            if cond in a.conditions:
-                enc.emit(E.ConditionCleared(actor=aid, condition=cond, rule=rule))
+        if not _ROUND_CONDITIONS.isdisjoint(a.conditions):  # most actors hold none: one test, not three
+            for cond, rule in (
+                ("active_defence", "ZC-DEF-1"),
+                ("partial_defence", "ZC-DEF-2"),
+                ("extra_actions", "ZC-MULTI-1"),
+            ):
+                if cond in a.conditions:
+                    enc.emit(E.ConditionCleared(actor=aid, condition=cond, rule=rule))
         if b.stunned_until.get(aid, 10**9) <= rnd:
             del b.stunned_until[aid]
             if a.monitors[WOUNDS].marked[STUNNED] and "dead" not in a.conditions:
