@@ -26,6 +26,7 @@ from engine.state import DISABLING, ActorState
 from systems.zcorps.human import human, human_defence
 from systems.zcorps.odds import success_probability
 from systems.zcorps.resolution import (
+    GONE,
     Plan,
     actor_at,
     alive,
@@ -33,6 +34,7 @@ from systems.zcorps.resolution import (
     distance,
     mode_legal,
     occupied,
+    opponents,
     path_toward,
     pos,
     range_band,
@@ -76,14 +78,16 @@ def _foes_by_threat(enc: Encounter, actor: str) -> list[tuple[int, int, str, Act
     unique, so the sort never compares two ActorStates). One pass over the
     actors serves the whole decision: the nearest foes are its first entries.
     """
-    me = enc.state.actors[actor]
-    x, y, side = me.x, me.y, me.side
+    actors = enc.state.actors
+    me = actors[actor]
+    x, y = me.x, me.y
     table = traits_table(enc)
     ranked = []
-    for f in enc.state.actors.values():
-        if f.side != side and DISABLING.isdisjoint(f.conditions):
-            wounds = 0 if table[f.id].undead else -worst_level(f)
-            ranked.append((max(f.x - x, x - f.x, f.y - y, y - f.y), wounds, f.id, f))
+    for fid in opponents(enc, me.side):
+        f = actors.get(fid)
+        if f is not None and DISABLING.isdisjoint(f.conditions):
+            wounds = 0 if table[fid].undead else -worst_level(f)
+            ranked.append((max(f.x - x, x - f.x, f.y - y, y - f.y), wounds, fid, f))
     ranked.sort()
     return ranked
 
@@ -268,12 +272,13 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         h = enc.state.actors[held]
         if alive(h) and distance(here, pos(h)) <= 1:
             return Plan(kind="bite", targets=[held])
-    # the nearest living foe, those still able to act first (then by id): one pass, no list
-    me, x, y = a.side, a.x, a.y
+    # the nearest living foe, those still able to act first (then by id): one pass over the opponents
+    actors, x, y = enc.state.actors, a.x, a.y
     best: tuple[bool, int, str] | None = None
     target = a
-    for f in enc.state.actors.values():
-        if f.side == me or not alive(f):
+    for fid in opponents(enc, a.side):
+        f = actors.get(fid)
+        if f is None or not GONE.isdisjoint(f.conditions):  # not yet come, or not alive()
             continue
         key = (not DISABLING.isdisjoint(f.conditions), max(f.x - x, x - f.x, f.y - y, y - f.y), f.id)
         if best is None or key < best:
@@ -342,7 +347,16 @@ def wants_extra_action(enc: Encounter, actor: str) -> int:
         return 0
     if t.codes["firearms"].dice < 4:
         return 0
-    return 1 if len(near(enc, actor, ranges_of(weapon)[0])) >= 3 else 0
+    # three foes within short range (len(near(...)) >= 3), counted over the opponents only
+    short, x, y = ranges_of(weapon)[0], a.x, a.y
+    close = 0
+    for fid in opponents(enc, a.side):
+        f = enc.state.actors.get(fid)
+        if f is not None and max(f.x - x, x - f.x, f.y - y, y - f.y) <= short and DISABLING.isdisjoint(f.conditions):
+            close += 1
+            if close >= 3:
+                return 1
+    return 0
 
 
 POLICIES: dict[str, Policy] = {

@@ -196,6 +196,22 @@ def traits(enc: Encounter, actor: str) -> Traits:
     return traits_table(enc)[actor]
 
 
+def opponents(enc: Encounter, side: str) -> list[str]:
+    """Every actor of the scenario on another side than ``side`` (present or still to come), in scenario order.
+
+    Sides never change, so each side's list is made once per encounter: a
+    policy then looks at the opposing actors only, not at every actor of a
+    crowded fight (ten zombies need not scan each other to find the living).
+    """
+    table: dict[str, list[str]] | None = enc.scratch.get("zc_opponents")
+    if table is None:
+        table = enc.scratch["zc_opponents"] = {}
+    ids = table.get(side)
+    if ids is None:
+        ids = table[side] = [a.id for a in enc.actor_specs.values() if a.side != side]
+    return ids
+
+
 def index_of(enc: Encounter, actor: str) -> int:
     return traits(enc, actor).index
 
@@ -307,8 +323,12 @@ def worst_level(a: ActorState) -> int:
     return a.monitors[WOUNDS].worst() if WOUNDS in a.monitors else -1
 
 
+#: The conditions that take an actor out of the fight for good (:func:`alive`).
+GONE = frozenset({"dead", "fled", "surrendered"})
+
+
 def alive(a: ActorState) -> bool:
-    return "dead" not in a.conditions and "fled" not in a.conditions and "surrendered" not in a.conditions
+    return GONE.isdisjoint(a.conditions)
 
 
 def _modifier_dice(enc: Encounter, actor: str, dice: int, *, name: str, rule: str, sign: int) -> E.Modifier:
