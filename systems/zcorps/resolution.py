@@ -156,15 +156,21 @@ class Traits(msgspec.Struct, frozen=True, kw_only=True):
 
     @classmethod
     def read(cls, spec: Actor, index: int) -> Traits:
-        at = spec.attributes
+        at, skills = spec.attributes, spec.skills
         codes = {name: code_of(getattr(at, name)) for name in ATTRIBUTES}
         for skill, attribute in SKILL_ATTRIBUTE.items():
-            codes[skill] = code_of(spec.skills[skill]) if skill in spec.skills else codes[attribute]
+            codes[skill] = code_of(skills[skill]) if skill in skills else codes[attribute]
         pui, armour = codes["puissance"], code_of(spec.armour)
         ag, pe = codes["agilite"], codes["perception"]
         weapons: dict[str, Weapon] = {}
+        firearms: list[Weapon] = []
+        melee: str | None = None
         for w in spec.weapons:
             weapons.setdefault(w.name, w)
+            if w.type in FIREARMS:
+                firearms.append(w)
+            elif melee is None and w.type == "melee":
+                melee = w.name
         resistance = DCode.of(pui.dice + armour.dice, pui.pips + armour.pips)
         return cls(
             index=index,
@@ -174,8 +180,8 @@ class Traits(msgspec.Struct, frozen=True, kw_only=True):
             resistance_source=f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else ""),
             initiative_tie=(-ag.dice, -ag.pips, -pe.dice, -pe.pips),
             weapons=weapons,
-            firearms=tuple(w for w in spec.weapons if w.type in FIREARMS),
-            melee=next((w.name for w in spec.weapons if w.type == "melee"), None),
+            firearms=tuple(firearms),
+            melee=melee,
             undead=spec.undead,
             policy=spec.policy,
         )
@@ -568,8 +574,10 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """ZC-INIT-1 / C-TIE-1: descending initiative; ties by Agilité, then Perception, then 1d6 roll-offs."""
 
+    table = traits_table(enc)
+
     def key(aid: str) -> tuple[int, int, int, int, int]:
-        return (-inits[aid], *traits(enc, aid).initiative_tie)
+        return (-inits[aid], *table[aid].initiative_tie)
 
     return tie_broken_order(enc, inits, key, rule="ZC-INIT-1")
 
