@@ -135,6 +135,8 @@ class ZCorps:
 
     def _turns(self, enc: Encounter, aid: str, rank: int) -> Process:
         pending = R.book(enc).pending[aid]
+        policy_name = R.traits(enc, aid).policy
+        policy = POLICIES[policy_name]
         for count in list(pending):
             yield enc.at_count(count, PRIORITY_ACT + rank)
             if enc.over:
@@ -146,22 +148,25 @@ class ZCorps:
                 enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="C-ILLEGAL-1"))
                 return
             R.action_begins(enc, aid)
-            spec = R.sheet(enc, aid)
-            plan = POLICIES[spec.policy](enc, aid)
+            plan = policy(enc, aid)
             enc.emit(
                 E.ActionDeclared(
                     actor=aid,
                     action=plan.kind,
                     text=plan.text(),
                     target=plan.target,
-                    policy=spec.policy,
+                    policy=policy_name,
                     rule="ZC-INIT-1",
                 )
             )
-            yield from self._perform(enc, aid, plan, count, rank)
+            if plan.kind == "move":  # the only action that waits (a metre per count)
+                yield from self._move(enc, aid, plan, count, rank)
+            else:
+                self._perform(enc, aid, plan)
             enc.flush()
 
-    def _perform(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
+    def _perform(self, enc: Encounter, aid: str, plan: R.Plan) -> None:
+        """Every action but a move: done at once."""
         if plan.kind == "shoot":
             R.shoot(enc, aid, plan, defend_ranged)
         elif plan.kind in ("strike", "manoeuvre"):
@@ -176,16 +181,18 @@ class ZCorps:
             R.reload(enc, aid, plan.weapon)
         elif plan.kind == "aim" and plan.target is not None:
             R.aim(enc, aid, plan.target)
-        elif plan.kind == "move":
-            # C-CLOCK-1: one metre per initiative count from the action's count (a move is an action)
-            for i, cell in enumerate(plan.path):
-                at = max(1, count - i)
-                if i:
-                    yield enc.at_count(at, PRIORITY_MOVE + rank)
-                a = enc.state.actors[aid]
-                if enc.over or not a.can_act() or "grabbed" in a.conditions or R.is_occupied(enc, aid, cell):
-                    return
-                enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule="C-CLOCK-1"))
+        enc.check_end()
+
+    def _move(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
+        """C-CLOCK-1: one metre per initiative count from the action's count (a move is an action)."""
+        for i, cell in enumerate(plan.path):
+            at = max(1, count - i)
+            if i:
+                yield enc.at_count(at, PRIORITY_MOVE + rank)
+            a = enc.state.actors[aid]
+            if enc.over or not a.can_act() or "grabbed" in a.conditions or R.is_occupied(enc, aid, cell):
+                return
+            enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule="C-CLOCK-1"))
         enc.check_end()
 
     # ------------------------------------------------------------ aftermath

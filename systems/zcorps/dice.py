@@ -14,7 +14,8 @@ CP dice, then each CP Joker and its rerolls.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from systems.zcorps.odds import DCode
 
@@ -35,19 +36,27 @@ def joker_chain(draw: Draw) -> list[int]:
 
 def chain_fates(faces: list[int]) -> list[str]:
     """Every 6 of a chain was rerolled ("exploded"); the last face is kept."""
+    if len(faces) == 1:  # the common case: no 6, nothing rerolled
+        return [KEPT]
     return [EXPLODED] * (len(faces) - 1) + [KEPT]
 
 
-@dataclass
-class PoolRoll:
-    """One roll of a D code, with CP dice bought for it."""
+class PoolRoll(msgspec.Struct):
+    """One roll of a D code, with CP dice bought for it (a Struct: one is built at every roll, cheaply).
+
+    ``cancelled`` (the face a Joker 1 removed) and ``dice_total`` are set by
+    :func:`roll_pool` and kept up to date by :func:`add_cp`: every test reads
+    the total several times, so it is summed once, not at each reading.
+    """
 
     code: DCode
-    plain: list[int] = field(default_factory=list)
-    plain_fates: list[str] = field(default_factory=list)
-    joker: list[int] = field(default_factory=list)
-    cp_plain: list[int] = field(default_factory=list)
-    cp_jokers: list[list[int]] = field(default_factory=list)
+    plain: list[int] = []
+    plain_fates: list[str] = []
+    joker: list[int] = []
+    cp_plain: list[int] = []
+    cp_jokers: list[list[int]] = []
+    cancelled: int | None = None
+    dice_total: int = 0
 
     @property
     def automatic_failure(self) -> bool:
@@ -65,28 +74,8 @@ class PoolRoll:
         return bool(self.joker) and self.joker[0] == 6
 
     @property
-    def cancelled(self) -> int | None:
-        """The face removed by a Joker 1, if any."""
-        if CANCELLED in self.plain_fates:
-            return self.plain[self.plain_fates.index(CANCELLED)]
-        return None
-
-    @property
-    def dice_total(self) -> int:
-        """The kept plain dice, the Joker chain and the CP dice (read several times a roll: kept cheap)."""
-        plain, fates = self.plain, self.plain_fates
-        if fates.count(KEPT) == len(plain):
-            total = sum(plain)
-        else:
-            total = sum([f for f, fate in zip(plain, fates, strict=True) if fate == KEPT])
-        total += sum(self.joker)
-        if self.cp_plain or self.cp_jokers:
-            total += sum(self.cp_plain) + sum(map(sum, self.cp_jokers))
-        return total
-
-    @property
     def total(self) -> int:
-        return 0 if self.automatic_failure else self.dice_total + self.code.pips
+        return 0 if self.code.dice <= 0 else self.dice_total + self.code.pips
 
 
 def roll_pool(draw: Draw, code: DCode) -> PoolRoll:
@@ -102,15 +91,24 @@ def roll_pool(draw: Draw, code: DCode) -> PoolRoll:
     while joker[-1] == 6:
         joker += draw(1)
     fates = [KEPT] * len(plain)
+    total = sum(plain) + sum(joker)
+    cancelled = None
     if joker[0] == 1 and plain:
-        fates[plain.index(max(plain))] = CANCELLED
-    return PoolRoll(code, plain, fates, joker)
+        cancelled = max(plain)
+        fates[plain.index(cancelled)] = CANCELLED
+        total -= cancelled
+    return PoolRoll(code, plain, fates, joker, cancelled=cancelled, dice_total=total)
 
 
 def add_cp(draw: Draw, roll: PoolRoll, cp: int, *, all_wild: bool) -> PoolRoll:
     """ZC-CP-1: +1D per CP; one of them (option: all) a Joker whose 1 is a plain 1; never removed."""
     wild = cp if all_wild else min(cp, 1)
-    roll.cp_plain += draw(cp - wild) if cp - wild > 0 else []
+    if cp - wild > 0:
+        faces = draw(cp - wild)
+        roll.cp_plain += faces
+        roll.dice_total += sum(faces)
     for _ in range(wild):
-        roll.cp_jokers.append(joker_chain(draw))
+        chain = joker_chain(draw)
+        roll.cp_jokers.append(chain)
+        roll.dice_total += sum(chain)
     return roll

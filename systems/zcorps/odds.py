@@ -289,6 +289,7 @@ def roll_distribution(
         extra_rolls *= 2
 
 
+@lru_cache(maxsize=4096)
 def success_probability(
     code: DCode,
     vs: int,
@@ -300,7 +301,8 @@ def success_probability(
     """ZC-ATK-1 style test: exact P(total >= vs), with no truncation at all.
 
     Equal to one minus the exact sum of P(total = t) for t < vs; 0 for a
-    pool of 0 dice or fewer (ZC-DICE-1).
+    pool of 0 dice or fewer (ZC-DICE-1). Cached: the policies ask the same
+    few questions at every shot (a DCode is frozen, a Fraction immutable).
     """
     pool = _pool(code, cp, cojones_double, all_cp_wild)
     if pool.automatic_failure:

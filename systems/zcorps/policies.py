@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.encounter import Encounter
-from engine.state import ActorState
+from engine.state import DISABLING, ActorState
 from systems.zcorps.human import human, human_defence
 from systems.zcorps.odds import success_probability
 from systems.zcorps.resolution import (
+    GONE,
     Plan,
     actor_at,
     alive,
@@ -33,49 +34,69 @@ from systems.zcorps.resolution import (
     distance,
     mode_legal,
     occupied,
+    opponents,
     path_toward,
     pos,
     range_band,
     rules,
     sheet,
     trait,
+    traits,
+    traits_table,
     worst_level,
 )
-from systems.zcorps.rules import FIREARMS, INCAPACITATED
+from systems.zcorps.rules import INCAPACITATED
 from systems.zcorps.sheet import Weapon, burst_size, ranges_of
 
 Policy = Callable[[Encounter, str], Plan]
 
 
 def foes(enc: Encounter, actor: str) -> list[ActorState]:
-    me = enc.state.actors[actor]
-    return [a for a in enc.state.actors.values() if a.side != me.side and a.can_act()]
+    side = enc.state.actors[actor].side
+    return [a for a in enc.state.actors.values() if a.side != side and DISABLING.isdisjoint(a.conditions)]
 
 
 def friends(enc: Encounter, actor: str) -> list[ActorState]:
-    me = enc.state.actors[actor]
-    return [a for a in enc.state.actors.values() if a.side == me.side and a.can_act()]
+    side = enc.state.actors[actor].side
+    return [a for a in enc.state.actors.values() if a.side == side and DISABLING.isdisjoint(a.conditions)]
 
 
 def near(enc: Encounter, actor: str, metres: int) -> list[ActorState]:
-    here = pos(enc.state.actors[actor])
-    return [f for f in foes(enc, actor) if distance(here, pos(f)) <= metres]
+    me = enc.state.actors[actor]
+    x, y, side = me.x, me.y, me.side
+    return [
+        f
+        for f in enc.state.actors.values()
+        if f.side != side and max(f.x - x, x - f.x, f.y - y, y - f.y) <= metres and DISABLING.isdisjoint(f.conditions)
+    ]
 
 
-def _threat_order(enc: Encounter, actor: str, f: ActorState) -> tuple[int, int, str]:
-    """Nearest first; among humans the most wounded first."""
-    here = pos(enc.state.actors[actor])
-    undead = sheet(enc, f.id).undead
-    return (distance(here, pos(f)), 0 if undead else -worst_level(f), f.id)
+def _foes_by_threat(enc: Encounter, actor: str) -> list[tuple[int, int, str, ActorState]]:
+    """Every foe able to act as (distance, wound order, id, foe), in threat order.
+
+    Nearest first; among humans the most wounded first; then by id (ids are
+    unique, so the sort never compares two ActorStates). One pass over the
+    actors serves the whole decision: the nearest foes are its first entries.
+    """
+    actors = enc.state.actors
+    me = actors[actor]
+    x, y = me.x, me.y
+    table = traits_table(enc)
+    ranked = []
+    for fid in opponents(enc, me.side):
+        f = actors.get(fid)
+        if f is not None and DISABLING.isdisjoint(f.conditions):
+            wounds = 0 if table[fid].undead else -worst_level(f)
+            ranked.append((max(f.x - x, x - f.x, f.y - y, y - f.y), wounds, fid, f))
+    ranked.sort()
+    return ranked
 
 
 def _firearm(enc: Encounter, actor: str) -> tuple[Weapon | None, str | None]:
     """The first firearm with rounds (None need), else one to reload ("reload")."""
     a = enc.state.actors[actor]
     reloadable = None
-    for w in sheet(enc, actor).weapons:
-        if w.type not in FIREARMS:
-            continue
+    for w in traits(enc, actor).firearms:
         if a.ammo.get(w.name, 0) > 0:
             return w, None
         if reloadable is None and a.spare.get(w.name, 0) > 0:
@@ -84,10 +105,7 @@ def _firearm(enc: Encounter, actor: str) -> tuple[Weapon | None, str | None]:
 
 
 def _close_weapon(enc: Encounter, actor: str) -> str | None:
-    for w in sheet(enc, actor).weapons:
-        if w.type == "melee":
-            return w.name
-    return None
+    return traits(enc, actor).melee
 
 
 def choose_mode(enc: Encounter, actor: str, weapon: Weapon, targets: list[ActorState]) -> tuple[str, list[str]]:
@@ -104,16 +122,16 @@ def choose_mode(enc: Encounter, actor: str, weapon: Weapon, targets: list[ActorS
     left = a.ammo.get(weapon.name, 0)
     spare = a.spare.get(weapon.name, 0)
     legal = rules(enc).legal_modes.get(weapon.type, [])
-    here = pos(a)
     first = targets[0]
-    short = ranges_of(weapon)[0]
-    close = [t for t in targets if distance(here, pos(t)) <= short]
     ids = [first.id]
 
     def ok(mode: str, n: int = 1) -> bool:
         return mode in legal and mode_legal(enc, actor, weapon, mode, n) is None
 
     if weapon.type in ("smg", "assault_rifle", "machine_gun"):
+        x, y = a.x, a.y
+        short = ranges_of(weapon)[0]
+        close = [t for t in targets if max(t.x - x, x - t.x, t.y - y, y - t.y) <= short]
         if len(close) >= 3 and spare > 0 and ok("long_burst"):
             return "long_burst", ids
         second = next((t for t in close if t.id != first.id and distance(pos(t), pos(first)) <= 3), None)
@@ -148,7 +166,7 @@ def _stakes(enc: Encounter, actor: str, target: ActorState, adjacent: int) -> in
 
 def _called(enc: Encounter, actor: str, weapon: Weapon, target: ActorState) -> str | None:
     """ZC-AIM-1 (policy): a head shot at the dead when the exact odds stay at 45 % or better."""
-    if not sheet(enc, target.id).undead:
+    if not traits(enc, target.id).undead:
         return None
     code = trait(enc, actor, "heavy_weapons" if weapon.type == "machine_gun" else "firearms")
     est = _estimate(enc, actor, weapon, target)
@@ -171,26 +189,27 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
         return Plan(kind="escape", targets=[actor_at(enc, a.conditions["grabbed"])], stakes=2)
     if "prone" in a.conditions:
         return Plan(kind="stand")
-    enemies = sorted(foes(enc, actor), key=lambda f: _threat_order(enc, actor, f))
-    if not enemies:
+    ranked = _foes_by_threat(enc, actor)
+    if not ranked:
         return Plan(kind="hold")
-    adjacent = near(enc, actor, 1)
+    adjacent = sum(1 for d, _, _, _ in ranked if d <= 1)  # len(near(enc, actor, 1))
     weapon, need = _firearm(enc, actor)
     if weapon is not None and need == "reload" and not adjacent:
         return Plan(kind="reload", weapon=weapon.name)
     if weapon is not None and need is None:
-        long = ranges_of(weapon)[2]
-        in_range = [f for f in enemies if distance(here, pos(f)) <= long]
+        short, _, long = ranges_of(weapon)
+        in_range = [f for d, _, _, f in ranked if d <= long]
         if in_range:
             target = in_range[0]
+            nearest = ranked[0][0]  # the target's distance: when any foe is in range, the nearest is
             mode, targets = choose_mode(enc, actor, weapon, in_range)
             called = _called(enc, actor, weapon, target)
             if (
                 not advance
-                and not near(enc, actor, 5)
+                and nearest > 5  # no foe within 5 m
                 and "aiming" not in a.conditions
-                and not sheet(enc, target.id).undead
-                and distance(here, pos(target)) > ranges_of(weapon)[0]
+                and not traits(enc, target.id).undead
+                and nearest > short
             ):
                 return Plan(kind="aim", targets=[target.id])
             return Plan(
@@ -200,10 +219,10 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
                 mode=mode,
                 called=called,
                 partial=bool(adjacent),
-                stakes=_stakes(enc, actor, target, len(adjacent)),
+                stakes=_stakes(enc, actor, target, adjacent),
             )
         if advance:
-            target = enemies[0]
+            target = ranked[0][3]
             return Plan(
                 kind="move",
                 targets=[target.id],
@@ -213,17 +232,17 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
             )
         return Plan(kind="hold")
     # hand to hand: a melee weapon or fists
-    target = enemies[0]
+    target = ranked[0][3]
     melee = _close_weapon(enc, actor)
-    if distance(here, pos(target)) <= 1:
-        if sheet(enc, target.id).undead and melee is None and len(adjacent) == 1:
+    if ranked[0][0] <= 1:
+        if traits(enc, target.id).undead and melee is None and adjacent == 1:
             return Plan(kind="manoeuvre", manoeuvre="push", targets=[target.id], stakes=1)
         return Plan(
             kind="strike",
             weapon=melee,
             targets=[target.id],
-            partial=len(adjacent) == 1,
-            stakes=_stakes(enc, actor, target, len(adjacent)),
+            partial=adjacent == 1,
+            stakes=_stakes(enc, actor, target, adjacent),
         )
     if advance:
         return Plan(
@@ -253,12 +272,20 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         h = enc.state.actors[held]
         if alive(h) and distance(here, pos(h)) <= 1:
             return Plan(kind="bite", targets=[held])
-    me = a.side
-    living = [x for x in enc.state.actors.values() if x.side != me and alive(x)]
-    if not living:
+    # the nearest living foe, those still able to act first (then by id): one pass over the opponents
+    actors, x, y = enc.state.actors, a.x, a.y
+    best: tuple[bool, int, str] | None = None
+    target = a
+    for fid in opponents(enc, a.side):
+        f = actors.get(fid)
+        if f is None or not GONE.isdisjoint(f.conditions):  # not yet come, or not alive()
+            continue
+        key = (not DISABLING.isdisjoint(f.conditions), max(f.x - x, x - f.x, f.y - y, y - f.y), f.id)
+        if best is None or key < best:
+            best, target = key, f
+    if best is None:
         return Plan(kind="hold")
-    target = min(living, key=lambda x: (not x.can_act(), distance(here, pos(x)), x.id))
-    if distance(here, pos(target)) <= 1:
+    if best[1] <= 1:
         return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
     path = path_toward(here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
     return Plan(kind="move", targets=[target.id], path=path)
@@ -286,28 +313,50 @@ def scripted(enc: Encounter, actor: str) -> Plan:
 
 def wants_active_defence(enc: Encounter, defender: str, attacker: str) -> bool:
     """ZC-DEF-1 (policy): the dead never defend; survivors when outnumbered (aggressive: at arm's reach)."""
-    spec = sheet(enc, defender)
-    if spec.undead or spec.policy in ("zombie", "scripted"):
+    t = traits(enc, defender)
+    if t.undead or t.policy in ("zombie", "scripted"):
         return False
-    if len(near(enc, defender, 1)) >= 2:
+    # one pass: foes at arm's reach, foes and friends able to act (the defender among its friends)
+    me = enc.state.actors[defender]
+    x, y, side = me.x, me.y, me.side
+    adjacent = able_foes = able_friends = 0
+    for f in enc.state.actors.values():
+        if not DISABLING.isdisjoint(f.conditions):
+            continue
+        if f.side == side:
+            able_friends += 1
+        else:
+            able_foes += 1
+            if max(f.x - x, x - f.x, f.y - y, y - f.y) <= 1:
+                adjacent += 1
+    if adjacent >= 2:
         return True
-    if spec.policy == "cautious":
-        return len(foes(enc, defender)) > len(friends(enc, defender))
+    if t.policy == "cautious":
+        return able_foes > able_friends
     return False
 
 
 def wants_extra_action(enc: Encounter, actor: str) -> int:
     """ZC-MULTI-1 (policy): one extra action when three foes are within short range and the gun is full enough."""
-    spec = sheet(enc, actor)
-    if spec.undead or spec.policy not in ("aggressive", "cautious"):
+    t = traits(enc, actor)
+    if t.undead or t.policy not in ("aggressive", "cautious"):
         return 0
     weapon, need = _firearm(enc, actor)
     a = enc.state.actors[actor]
     if weapon is None or need is not None or a.ammo.get(weapon.name, 0) < 4 or worst_level(a) >= INCAPACITATED:
         return 0
-    if trait(enc, actor, "firearms").dice < 4:
+    if t.codes["firearms"].dice < 4:
         return 0
-    return 1 if len(near(enc, actor, ranges_of(weapon)[0])) >= 3 else 0
+    # three foes within short range (len(near(...)) >= 3), counted over the opponents only
+    short, x, y = ranges_of(weapon)[0], a.x, a.y
+    close = 0
+    for fid in opponents(enc, a.side):
+        f = enc.state.actors.get(fid)
+        if f is not None and max(f.x - x, x - f.x, f.y - y, y - f.y) <= short and DISABLING.isdisjoint(f.conditions):
+            close += 1
+            if close >= 3:
+                return 1
+    return 0
 
 
 POLICIES: dict[str, Policy] = {
@@ -321,14 +370,14 @@ POLICIES: dict[str, Policy] = {
 
 def defend_ranged(enc: Encounter, defender: str, attacker: str) -> bool:
     """ZC-DEF-1: the defence choice against a shot (a human is asked, ranged skills only)."""
-    if sheet(enc, defender).policy == "human":
+    if traits(enc, defender).policy == "human":
         return human_defence(enc, defender, attacker, melee=False)
     return wants_active_defence(enc, defender, attacker)
 
 
 def defend_melee(enc: Encounter, defender: str, attacker: str) -> bool:
     """ZC-DEF-1: the defence choice against a blow (a human is asked; block and parry count)."""
-    if sheet(enc, defender).policy == "human":
+    if traits(enc, defender).policy == "human":
         return human_defence(enc, defender, attacker, melee=True)
     return wants_active_defence(enc, defender, attacker)
 

@@ -25,10 +25,11 @@ from engine import events as E
 from engine.encounter import Encounter, tie_broken_order
 from engine.scenario import CoverZone
 from engine.state import ActorState
-from systems.zcorps.dice import CANCELLED, PoolRoll, add_cp, chain_fates, roll_pool
+from systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
 from systems.zcorps.odds import DCode, success_probability
 from systems.zcorps.rules import (
     DEAD,
+    FIREARMS,
     INCAPACITATED,
     MORTALLY,
     SEVERELY,
@@ -38,7 +39,16 @@ from systems.zcorps.rules import (
     WOUNDS,
     ZCorpsRules,
 )
-from systems.zcorps.sheet import SKILL_ATTRIBUTE, Actor, Weapon, burst_size, code_of, parse_damage, ranges_of
+from systems.zcorps.sheet import (
+    ATTRIBUTES,
+    SKILL_ATTRIBUTE,
+    Actor,
+    Weapon,
+    burst_size,
+    code_of,
+    parse_damage,
+    ranges_of,
+)
 
 Cell = tuple[int, int]
 DefendPolicy = Callable[[Encounter, str, str], bool]
@@ -125,20 +135,104 @@ def sheet(enc: Encounter, actor: str) -> Actor:
     return a
 
 
+class Traits(msgspec.Struct, frozen=True, kw_only=True):
+    """An actor's sheet read once per encounter: the codes and weapons every action looks up.
+
+    The sheets never change during a fight, so parsing them at each roll
+    (and scanning the actor list for an index) would be work thrown away.
+    """
+
+    index: int  # the actor's place in the scenario's list (conditions name other actors by it)
+    codes: dict[str, DCode]  # every attribute, and every skill (its attribute's code when the sheet lacks it)
+    resistance: DCode  # ZC-RES-1: Puissance + armour
+    resistance_roll: str  # its roll's purpose, "resistance (4D)"
+    resistance_source: str  # and what it adds, "Puissance 3D + armour 1D"
+    initiative_tie: tuple[int, int, int, int]  # ZC-INIT-1: Agilité then Perception, higher first
+    weapons: dict[str, Weapon]  # by name (the first of a name, as the sheet lists them)
+    firearms: tuple[Weapon, ...]  # in the sheet's order
+    melee: str | None  # the first melee weapon
+    undead: bool
+    policy: str
+
+    @classmethod
+    def read(cls, spec: Actor, index: int) -> Traits:
+        at, skills = spec.attributes, spec.skills
+        codes = {name: code_of(getattr(at, name)) for name in ATTRIBUTES}
+        for skill, attribute in SKILL_ATTRIBUTE.items():
+            codes[skill] = code_of(skills[skill]) if skill in skills else codes[attribute]
+        pui, armour = codes["puissance"], code_of(spec.armour)
+        ag, pe = codes["agilite"], codes["perception"]
+        weapons: dict[str, Weapon] = {}
+        firearms: list[Weapon] = []
+        melee: str | None = None
+        for w in spec.weapons:
+            weapons.setdefault(w.name, w)
+            if w.type in FIREARMS:
+                firearms.append(w)
+            elif melee is None and w.type == "melee":
+                melee = w.name
+        resistance = DCode.of(pui.dice + armour.dice, pui.pips + armour.pips)
+        return cls(
+            index=index,
+            codes=codes,
+            resistance=resistance,
+            resistance_roll=f"resistance ({resistance})",
+            resistance_source=f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else ""),
+            initiative_tie=(-ag.dice, -ag.pips, -pe.dice, -pe.pips),
+            weapons=weapons,
+            firearms=tuple(firearms),
+            melee=melee,
+            undead=spec.undead,
+            policy=spec.policy,
+        )
+
+
+def traits_table(enc: Encounter) -> dict[str, Traits]:
+    """Every actor's :class:`Traits`, read at the encounter's first call (for loops over the actors)."""
+    table: dict[str, Traits] | None = enc.scratch.get("zc_traits")
+    if table is None:
+        table = enc.scratch["zc_traits"] = {
+            spec.id: Traits.read(spec, i) for i, spec in enumerate(enc.actor_specs.values())
+        }
+    return table
+
+
+def traits(enc: Encounter, actor: str) -> Traits:
+    """The actor's :class:`Traits`."""
+    return traits_table(enc)[actor]
+
+
+def opponents(enc: Encounter, side: str) -> list[str]:
+    """Every actor of the scenario on another side than ``side`` (present or still to come), in scenario order.
+
+    Sides never change, so each side's list is made once per encounter: a
+    policy then looks at the opposing actors only, not at every actor of a
+    crowded fight (ten zombies need not scan each other to find the living).
+    """
+    table: dict[str, list[str]] | None = enc.scratch.get("zc_opponents")
+    if table is None:
+        table = enc.scratch["zc_opponents"] = {}
+    ids = table.get(side)
+    if ids is None:
+        ids = table[side] = [a.id for a in enc.actor_specs.values() if a.side != side]
+    return ids
+
+
 def index_of(enc: Encounter, actor: str) -> int:
-    return list(enc.actor_specs).index(actor)
+    return traits(enc, actor).index
 
 
 def actor_at(enc: Encounter, index: int) -> str:
-    ids: list[str] = list(enc.actor_specs)
+    ids: list[str] | None = enc.scratch.get("zc_ids")
+    if ids is None:
+        ids = enc.scratch["zc_ids"] = list(enc.actor_specs)
     return ids[index]
 
 
 def weapon_of(enc: Encounter, actor: str, name: str | None) -> Weapon:
-    for w in sheet(enc, actor).weapons:
-        if w.name == name:
-            return w
-    return FISTS
+    if name is None:
+        return FISTS
+    return traits(enc, actor).weapons.get(name, FISTS)
 
 
 def distance(a: Cell, b: Cell) -> int:
@@ -161,13 +255,14 @@ def path_toward(
     step brings the mover closer.
     """
     x, y = start
+    gx, gy = goal
     out: list[Cell] = []
     for _ in range(metres):
-        d = distance((x, y), goal)
+        d = max(x - gx, gx - x, y - gy, gy - y)  # distance((x, y), goal)
         if d <= stop:
             break
-        sx, sy = (goal[0] > x) - (goal[0] < x), (goal[1] > y) - (goal[1] < y)
-        options = [
+        sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
+        for step in (
             (x + sx, y + sy),
             (x + sx, y),
             (x, y + sy),
@@ -175,60 +270,81 @@ def path_toward(
             (x + sx, y - 1),
             (x + 1, y + sy),
             (x - 1, y + sy),
-        ]
-        step = next((c for c in options if c != (x, y) and c not in blocked and distance(c, goal) < d), None)
-        if step is None:
-            break
-        x, y = step
+        ):
+            cx, cy = step
+            if (cx != x or cy != y) and step not in blocked and max(cx - gx, gx - cx, cy - gy, gy - cy) < d:
+                break
+        else:
+            break  # no free step brings the mover closer
+        x, y = cx, cy
         out.append(step)
     return out
 
 
 def occupied(enc: Encounter, mover: str) -> set[Cell]:
     """Cells where another actor stands (the dead lie where they fell and block too)."""
-    return {(a.x, a.y) for aid, a in enc.state.actors.items() if aid != mover}
+    return {(a.x, a.y) for a in enc.state.actors.values() if a.id != mover}
 
 
 def is_occupied(enc: Encounter, mover: str, cell: Cell) -> bool:
     """Whether another actor stands on ``cell`` (:func:`occupied` for one cell, without building the set)."""
     x, y = cell
-    return any(a.x == x and a.y == y and aid != mover for aid, a in enc.state.actors.items())
+    # a plain loop, not any() over a generator: this runs for every metre moved, over every actor
+    for a in enc.state.actors.values():  # noqa: SIM110
+        if a.x == x and a.y == y and a.id != mover:
+            return True
+    return False
 
 
 def cover_at(enc: Encounter, cell: Cell) -> CoverZone | None:
+    """The best cover zone holding ``cell``: worked out once per cell and encounter (the map does not change)."""
+    known: dict[Cell, CoverZone | None] | None = enc.scratch.get("zc_cover")
+    if known is None:
+        known = enc.scratch["zc_cover"] = {}
+    if cell in known:
+        return known[cell]
     best: CoverZone | None = None
     dice = rules(enc).cover_dice
     for z in enc.scenario.map.cover:
         if z.contains(*cell) and (best is None or dice.get(z.level, 0) > dice.get(best.level, 0)):
             best = z
+    known[cell] = best
     return best
 
 
 def trait(enc: Encounter, actor: str, name: str) -> DCode:
-    """A skill's code, or its attribute's when the sheet lacks the skill."""
-    s = sheet(enc, actor)
-    if name in s.skills:
-        return code_of(s.skills[name])
-    return code_of(getattr(s.attributes, SKILL_ATTRIBUTE.get(name, name)))
+    """A skill's code, or its attribute's when the sheet lacks the skill (an attribute's by its name)."""
+    return traits(enc, actor).codes[name]
+
+
+def with_dice(code: DCode, dice: int) -> DCode:
+    """``code`` with ``dice`` more (or fewer) dice, pips unchanged: a pool after its modifiers.
+
+    Without modifiers (the common case) the code itself: no new DCode.
+    """
+    return DCode(code.dice + dice, code.pips) if dice else code
 
 
 def worst_level(a: ActorState) -> int:
     return a.monitors[WOUNDS].worst() if WOUNDS in a.monitors else -1
 
 
+#: The conditions that take an actor out of the fight for good (:func:`alive`).
+GONE = frozenset({"dead", "fled", "surrendered"})
+
+
 def alive(a: ActorState) -> bool:
-    return "dead" not in a.conditions and "fled" not in a.conditions and "surrendered" not in a.conditions
+    return GONE.isdisjoint(a.conditions)
 
 
 def _modifier_dice(enc: Encounter, actor: str, dice: int, *, name: str, rule: str, sign: int) -> E.Modifier:
     """ZC-COVER-1 / ZC-FIRE-2 / ZC-BRAWL-1: "+ND" to a difficulty: rolled (no Joker, logged) or fixed."""
     r = rules(enc)
+    signed = f"{'+' if sign > 0 else '-'}{dice}D"
     if r.modifier_dice == "fixed":
-        return E.Modifier(
-            name=f"{name} {'+' if sign > 0 else '-'}{dice}D (fixed)", value=sign * dice * r.fixed_per_die, rule=rule
-        )
-    faces = enc.roll(dice, 6, actor=actor, purpose=f"{name}: difficulty {'+' if sign > 0 else '-'}{dice}D", rule=rule)
-    return E.Modifier(name=f"{name} {'+' if sign > 0 else '-'}{dice}D", value=sign * sum(faces), rule=rule)
+        return E.Modifier(name=f"{name} {signed} (fixed)", value=sign * dice * r.fixed_per_die, rule=rule)
+    faces = enc.roll(dice, 6, actor=actor, purpose=f"{name}: difficulty {signed}", rule=rule)
+    return E.Modifier(name=f"{name} {signed}", value=sign * sum(faces), rule=rule)
 
 
 # ------------------------------------------------------------------ dice
@@ -242,7 +358,7 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
     """
     start = enc.dice.counter
     roll = roll_pool(enc.drawer(6, actor=actor, purpose=purpose), code)
-    if roll.automatic_failure:
+    if code.dice <= 0:  # roll.automatic_failure
         enc.emit(
             E.Noted(actor=actor, text=f"{purpose}: a pool of {code} has no dice: automatic failure", rule="ZC-DICE-1")
         )
@@ -253,7 +369,7 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
         enc.record(
             actor=actor,
             purpose=purpose if text in purpose else f"{purpose} ({text})",
-            rule="ZC-WILD-2" if CANCELLED in roll.plain_fates else rule,
+            rule=rule if roll.cancelled is None else "ZC-WILD-2",
             sides=6,
             faces=plain,
             fates=roll.plain_fates,
@@ -343,15 +459,20 @@ def skill_test(
     """
     r = rules(enc)
     mods = list(modifiers)
-    difficulty = base + sum(m.value for m in mods)
+    difficulty = base + sum([m.value for m in mods])
     if combat and difficulty < r.min_difficulty:
         mods.append(
             E.Modifier(name=f"never below {r.min_difficulty}", value=r.min_difficulty - difficulty, rule="ZC-DIFF-1")
         )
         difficulty = r.min_difficulty
-    extra = sum(d for _, d, _ in pool_mods)
-    label = f"{skill} {code}" + "".join(f" {d:+d}D {n}" for n, d, _ in pool_mods if d)
-    rolled = DCode(code.dice + extra, code.pips)
+    extra = 0
+    pool_text = ""  # the pool modifiers, as the label names them
+    for name, dice, _ in pool_mods:
+        if dice:
+            extra += dice
+            pool_text += f" {dice:+d}D {name}"
+    label = f"{skill} {code}{pool_text}"
+    rolled = with_dice(code, extra)
     a = enc.state.actors[actor]
     doubled = False
     if (
@@ -363,19 +484,21 @@ def skill_test(
             E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=a.resources["cojones"] - 1, rule="ZC-COJ-1")
         )
         twice = DCode.of(2 * code.dice, 2 * code.pips)
-        label = f"{skill} {code} doubled by Cojones = {twice}" + "".join(f" {d:+d}D {n}" for n, d, _ in pool_mods if d)
-        rolled = DCode(twice.dice + extra, twice.pips)
+        label = f"{skill} {code} doubled by Cojones = {twice}{pool_text}"
+        rolled = with_dice(twice, extra)
         doubled = True
     for attempt in range(2):
         roll = roll_code(enc, actor, rolled, purpose=purpose, rule=rule)
         total = roll.total + bonus
-        if not attempt and not doubled and not roll.automatic_failure:
+        failed_outright = rolled.dice <= 0  # roll.automatic_failure
+        if not attempt and not doubled and not failed_outright and stakes >= 1:  # else cp_wanted is 0
             n = cp_wanted(enc, actor, difficulty - total, stakes)
             if n:
                 spend_cp(enc, actor, roll, n, purpose=purpose)
                 total = roll.total + bonus
-        success = not roll.automatic_failure and total >= difficulty
-        critical = "failure" if roll.critical_failure else "success" if roll.critical_success else ""
+        success = not failed_outright and total >= difficulty
+        first_joker = roll.joker[0] if roll.joker else 0
+        critical = "failure" if first_joker == 1 else "success" if first_joker == 6 else ""
         ev = E.SkillTested(
             actor=actor,
             rule=rule,
@@ -407,10 +530,11 @@ def skill_test(
 
 def wound_penalty(enc: Encounter, actor: str) -> list[tuple[str, int, str]]:
     """ZC-WOUND-1: the worst wound penalty (Stunned/Wounded -1D, Severely -2D, Incapacitated -3D); undead none."""
-    if sheet(enc, actor).undead:
+    if traits(enc, actor).undead:
         return []
-    a = enc.state.actors[actor]
-    m = a.monitors[WOUNDS]
+    m = enc.state.actors[actor].monitors[WOUNDS]
+    if m.worst() < 0:  # unhurt: the common case
+        return []
     pens = rules(enc).wound_penalties
     worst = 0
     for level in (STUNNED, WOUNDED, SEVERELY, INCAPACITATED):
@@ -437,9 +561,9 @@ def pool_penalties(enc: Encounter, actor: str, *, agility: bool, skill_roll: boo
 def roll_initiative(enc: Encounter, actor: str) -> int:
     """ZC-INIT-1: an Agilité roll (Joker explodes); one action per full 10, at least one."""
     r = rules(enc)
-    code = code_of(sheet(enc, actor).attributes.agilite)
+    code = traits(enc, actor).codes["agilite"]
     pens = pool_penalties(enc, actor, agility=True, skill_roll=False)
-    rolled = DCode(code.dice + sum(d for _, d, _ in pens), code.pips)
+    rolled = with_dice(code, sum(d for _, d, _ in pens)) if pens else code
     roll = roll_code(enc, actor, rolled, purpose="initiative (Agilité)", rule="ZC-INIT-1")
     value = max(1, min(roll.total, enc.round_ticks - 1))
     actions = max(1, value // r.points_per_action)
@@ -450,10 +574,10 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """ZC-INIT-1 / C-TIE-1: descending initiative; ties by Agilité, then Perception, then 1d6 roll-offs."""
 
+    table = traits_table(enc)
+
     def key(aid: str) -> tuple[int, int, int, int, int]:
-        at = sheet(enc, aid).attributes
-        ag, pe = code_of(at.agilite), code_of(at.perception)
-        return (-inits[aid], -ag.dice, -ag.pips, -pe.dice, -pe.pips)
+        return (-inits[aid], *table[aid].initiative_tie)
 
     return tie_broken_order(enc, inits, key, rule="ZC-INIT-1")
 
@@ -495,7 +619,8 @@ def active_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool,
         return
     pending.pop()
     skills = ("dodge", "brawl", "melee") if melee else ("dodge",)
-    skill = max(skills, key=lambda s: (trait(enc, defender, s).dice, trait(enc, defender, s).pips))
+    codes = traits(enc, defender).codes
+    skill = max(skills, key=lambda s: (codes[s].dice, codes[s].pips))
     enc.emit(
         E.ActionDeclared(
             actor=defender,
@@ -506,12 +631,12 @@ def active_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool,
             rule="ZC-DEF-1",
         )
     )
-    code = trait(enc, defender, skill)
+    code = codes[skill]
     pens = pool_penalties(enc, defender, agility=True)
     roll = roll_code(
         enc,
         defender,
-        DCode(code.dice + sum(x for _, x, _ in pens), code.pips),
+        with_dice(code, sum(x for _, x, _ in pens)),
         purpose=f"active defence ({skill})",
         rule="ZC-DEF-1",
     )
@@ -526,7 +651,7 @@ def partial_defence(enc: Encounter, actor: str) -> None:
     roll = roll_code(
         enc,
         actor,
-        DCode(code.dice + sum(x for _, x, _ in pens), code.pips),
+        with_dice(code, sum(x for _, x, _ in pens)),
         purpose="partial defence (dodge -1D)",
         rule="ZC-DEF-2",
     )
@@ -558,21 +683,26 @@ def base_difficulty(enc: Encounter, target: str) -> tuple[int, list[E.Modifier]]
     return base, mods
 
 
+#: A range band in words (a log text names it so).
+BAND_WORDS = {"point_blank": "point blank", "short": "short", "medium": "medium", "long": "long"}
+
+
 def range_band(enc: Encounter, weapon: Weapon, metres: int) -> str | None:
     """ZC-RANGE-1: point blank (0-3 m), short, medium, long; None beyond long range."""
     if metres <= rules(enc).point_blank_m:
         return "point_blank"
     short, medium, long = ranges_of(weapon)
-    for band, limit in (("short", short), ("medium", medium), ("long", long)):
-        if metres <= limit:
-            return band
-    return None
+    if metres <= short:
+        return "short"
+    if metres <= medium:
+        return "medium"
+    return "long" if metres <= long else None
 
 
 def range_modifier(enc: Encounter, weapon: Weapon, band: str, metres: int) -> tuple[E.Modifier, int]:
     """ZC-RANGE-1: the range modifier, or the machine-gun line (a difficulty, or an attack bonus)."""
     r = rules(enc)
-    name = f"range {metres} m: {band.replace('_', ' ')}"
+    name = f"range {metres} m: {BAND_WORDS[band]}"
     if weapon.type == "machine_gun":
         value = r.machine_gun_modifiers[band]
         if r.machine_gun_reading == "attack_bonus":
@@ -838,7 +968,7 @@ def bite(enc: Encounter, actor: str, target: str | None) -> None:
     if not alive(t) or t.conditions.get("grabbed") != index_of(enc, actor):
         enc.emit(E.ActionLost(actor=actor, reason=f"{target} is no longer held", rule="C-ILLEGAL-1"))
         return
-    pui = code_of(sheet(enc, actor).attributes.puissance)
+    pui = trait(enc, actor, "puissance")
     code = DCode((pui.dice + 1) // 2, 0)
     roll = roll_code(enc, actor, code, purpose=f"Strength Damage on {target} ({code})", rule="ZC-BRAWL-1")
     total = roll.total
@@ -869,8 +999,8 @@ def escape(enc: Encounter, actor: str) -> None:
         enc.emit(E.ActionLost(actor=actor, reason="is not held", rule="C-ILLEGAL-1"))
         return
     holder = actor_at(enc, a.conditions["grabbed"])
-    mine = code_of(sheet(enc, actor).attributes.puissance)
-    theirs = code_of(sheet(enc, holder).attributes.puissance)
+    mine = trait(enc, actor, "puissance")
+    theirs = trait(enc, holder, "puissance")
     pens = pool_penalties(enc, actor, agility=False)
     r1 = roll_code(
         enc,
@@ -937,12 +1067,13 @@ def damage(
 ) -> None:
     """ZC-DMG-1 / ZC-FIRE-2: weapon code + mode dice (never below 1D) + the margin (option: margin // 5)."""
     r = rules(enc)
-    pui = code_of(sheet(enc, actor).attributes.puissance)
-    base = parse_damage(weapon.damage, pui)
-    code = DCode(max(r.min_damage_dice, base.dice + mode_dice), base.pips)
+    base = parse_damage(weapon.damage, trait(enc, actor, "puissance"))
+    dice = max(r.min_damage_dice, base.dice + mode_dice)
+    code = base if dice == base.dice else DCode(dice, base.pips)
+    code_text = str(code)
     mods = [E.Modifier(name=f"{weapon.name} {base}", value=0, rule="ZC-DMG-1")]
     if mode_dice:
-        mods.append(E.Modifier(name=f"firing mode {mode_dice:+d}D -> {code}", value=0, rule="ZC-FIRE-2"))
+        mods.append(E.Modifier(name=f"firing mode {mode_dice:+d}D -> {code_text}", value=0, rule="ZC-FIRE-2"))
     added = margin if r.margin_damage == "full" else margin // 5
     mods.append(
         E.Modifier(
@@ -951,7 +1082,7 @@ def damage(
     )
     if called_damage:
         mods.append(E.Modifier(name=f"called shot: {called}", value=called_damage, rule="ZC-AIM-1"))
-    roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code})", rule="ZC-DMG-1")
+    roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code_text})", rule="ZC-DMG-1")
     bonus = code.pips + added + called_damage
     dice_total = roll.dice_total
     total = max(0, dice_total + bonus)
@@ -972,20 +1103,17 @@ def damage(
 
 def resist(enc: Encounter, target: str, total: int, *, stakes: int) -> None:
     """ZC-RES-1: resistance = Puissance + armour (no wound penalty); CP may be bought after the roll."""
-    s = sheet(enc, target)
-    pui, armour = code_of(s.attributes.puissance), code_of(s.armour)
-    code = DCode.of(pui.dice + armour.dice, pui.pips + armour.pips)
-    roll = roll_code(enc, target, code, purpose=f"resistance ({code})", rule="ZC-RES-1")
+    t = traits(enc, target)
+    roll = roll_code(enc, target, t.resistance, purpose=t.resistance_roll, rule="ZC-RES-1")
     # policy: buy CP when the hit would otherwise incapacitate or worse
     bands = rules(enc).wound_bands
     resistance = roll.total
     if total - resistance > bands[1]:
         n = cp_wanted(enc, target, total - resistance - bands[1], max(stakes, 1))
         if n:
-            spend_cp(enc, target, roll, n, purpose=f"resistance ({code})")
+            spend_cp(enc, target, roll, n, purpose=t.resistance_roll)
             resistance = roll.total
-    what = f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else "")
-    parts = [E.Modifier(name=f"resistance roll ({what})", value=resistance, rule="ZC-RES-1")]
+    parts = [E.Modifier(name=f"resistance roll ({t.resistance_source})", value=resistance, rule="ZC-RES-1")]
     enc.emit(E.ThresholdComputed(actor=target, value=resistance, parts=parts, rule="ZC-RES-1"))
     wound(enc, target, total, resistance)
 
@@ -1099,18 +1227,23 @@ def wound_effects(enc: Encounter, actor: str, level: int) -> None:
     enc.emit(E.ConditionSet(actor=actor, condition="unconscious", value=sum(faces), until=until, rule="ZC-WOUND-1"))
 
 
+#: The conditions that end with the round (end_of_round).
+_ROUND_CONDITIONS = frozenset({"active_defence", "partial_defence", "extra_actions"})
+
+
 def end_of_round(enc: Encounter, rnd: int) -> None:
     """ZC-DEF-1/2, ZC-MULTI-1, ZC-WOUND-1: defences and extra actions end; Stunned fades; mortal rolls."""
     b = book(enc)
     b.pending.clear()
     for aid, a in enc.state.actors.items():
-        for cond, rule in (
-            ("active_defence", "ZC-DEF-1"),
-            ("partial_defence", "ZC-DEF-2"),
-            ("extra_actions", "ZC-MULTI-1"),
-        ):
-            if cond in a.conditions:
-                enc.emit(E.ConditionCleared(actor=aid, condition=cond, rule=rule))
+        if not _ROUND_CONDITIONS.isdisjoint(a.conditions):  # most actors hold none: one test, not three
+            for cond, rule in (
+                ("active_defence", "ZC-DEF-1"),
+                ("partial_defence", "ZC-DEF-2"),
+                ("extra_actions", "ZC-MULTI-1"),
+            ):
+                if cond in a.conditions:
+                    enc.emit(E.ConditionCleared(actor=aid, condition=cond, rule=rule))
         if b.stunned_until.get(aid, 10**9) <= rnd:
             del b.stunned_until[aid]
             if a.monitors[WOUNDS].marked[STUNNED] and "dead" not in a.conditions:
@@ -1143,7 +1276,7 @@ def mortal_roll(enc: Encounter, actor: str) -> bool:
     else:
         spent = int((enc.now_seconds - since_sec) // 60)
         unit = "minutes"
-    code = code_of(sheet(enc, actor).attributes.puissance)
+    code = trait(enc, actor, "puissance")
     roll = roll_code(enc, actor, code, purpose=f"mortal wound: Puissance vs {spent} {unit} spent", rule="ZC-WOUND-1")
     if roll.total < spent:
         enc.emit(
@@ -1213,7 +1346,7 @@ def natural_healing_roll(enc: Encounter, actor: str) -> bool:
     """ZC-HEAL-1: after the rest, Puissance vs 6 (Wounded) or 8 (Incapacitated, Mortally Wounded)."""
     level = worst_level(enc.state.actors[actor])
     days, diff = rules(enc).natural_healing[level - 1]
-    code = code_of(sheet(enc, actor).attributes.puissance)
+    code = trait(enc, actor, "puissance")
     roll = roll_code(
         enc, actor, code, purpose=f"natural healing after {days} days ({WOUND_LEVELS[level]})", rule="ZC-HEAL-1"
     )

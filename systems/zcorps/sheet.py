@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.errors import ScenarioError
 from engine.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
@@ -28,6 +29,8 @@ SCRIPT_ACTIONS = (
     "trip",
     "tackle",
 )
+#: The six attributes (the fields of :class:`Attributes`).
+ATTRIBUTES = ("agilite", "adresse", "puissance", "perception", "connaissances", "charisme")
 #: The attribute behind each skill (an absent skill rolls its attribute).
 SKILL_ATTRIBUTE = {
     "firearms": "adresse",
@@ -90,8 +93,12 @@ def code_of(text: str) -> DCode:
     return parse_code(text)
 
 
+@lru_cache(maxsize=256)
 def parse_damage(text: str, puissance: DCode) -> DCode:
-    """ZC-DMG-1: a damage code like ``4D+2``, ``PUI`` or ``PUI+1D`` (PUI = the wielder's Puissance)."""
+    """ZC-DMG-1: a damage code like ``4D+2``, ``PUI`` or ``PUI+1D`` (PUI = the wielder's Puissance).
+
+    Cached: every hit reads its weapon's code again (a DCode is frozen).
+    """
     dice, pips = 0, 0
     for term in text.replace(" ", "").split("+"):
         if term == "PUI":
@@ -135,7 +142,7 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     ids = {a.id for a in scenario.actors}
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"
-        for attr in ("agilite", "adresse", "puissance", "perception", "connaissances", "charisme"):
+        for attr in ATTRIBUTES:
             check_code(f"{p}.attributes.{attr}", getattr(a.attributes, attr))
         for skill, value in a.skills.items():
             if skill not in SKILL_ATTRIBUTE:
