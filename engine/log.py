@@ -96,13 +96,14 @@ def canonical_line(entry: Entry) -> bytes:
 class LogWriter:
     """Appends entries to a JSONL or binary log; flushed by the caller per action."""
 
-    def __init__(self, path: Path | None, *, binary: bool = False) -> None:
+    def __init__(self, path: Path | None, *, binary: bool = False, fh: IO[bytes] | None = None) -> None:
+        """Write to ``path`` (created), or to the open binary file ``fh``; with neither, keep nothing."""
         self.path = path
         self.binary = binary
         self.prev = GENESIS
         self.count = 0
         self.bytes_written = 0
-        self._fh: IO[bytes] | None = None
+        self._fh: IO[bytes] | None = fh
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._fh = open(path, "wb")  # noqa: SIM115 - closed in close()
