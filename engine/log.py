@@ -32,6 +32,7 @@ GENESIS = bytes(32)
 _H_KEY = b',"h":"'
 
 _json_encoder = msgspec.json.Encoder(order="deterministic")
+_sha256 = hashlib.sha256
 _entry_decoder = msgspec.json.Decoder(Entry)
 _mp_encoder = msgspec.msgpack.Encoder(order="deterministic")
 _mp_decoder = msgspec.msgpack.Decoder(Entry)
@@ -79,7 +80,7 @@ assert (*_EntryWithoutHash.__struct_fields__, "h") == Entry.__struct_fields__, "
 def _chain_entry(seq: int, rnd: int, count: int, sec: float, ev: AnyEvent, prev: bytes) -> tuple[bytes, bytes]:
     """(the bytes the entry's hash covers, the raw hash) for one entry chained after ``prev``."""
     chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
-    return chained, hashlib.sha256(prev + chained).digest()
+    return chained, _sha256(prev + chained).digest()
 
 
 def chained_bytes(line: bytes) -> bytes:
@@ -101,7 +102,6 @@ class LogWriter:
         self.path = path
         self.binary = binary
         self.prev = GENESIS
-        self.count = 0
         self.bytes_written = 0
         self._fh: IO[bytes] | None = fh
         if path is not None:
@@ -111,9 +111,10 @@ class LogWriter:
 
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
         if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
-            self.count += 1
             return
-        chained, digest = _chain_entry(seq, rnd, count, sec, ev, self.prev)
+        # _chain_entry, written out: this runs for every event of every logged fight
+        chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
+        digest = _sha256(self.prev + chained).digest()
         self.prev = digest
         if self.binary:
             data = _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=digest.hex()))
@@ -121,14 +122,14 @@ class LogWriter:
             # the line is the chained bytes with the hash as the last key (module docstring)
             data = b'%s,"h":"%s"}\n' % (chained[:-1], hexlify(digest))
         self._pending.append(data)
-        self.count += 1
-        self.bytes_written += len(data)
 
     def flush(self) -> None:
         """Write what is pending in one system call (a crash loses at most one action)."""
         if self._pending and self._fh is not None:
-            self._fh.write(b"".join(self._pending))
+            data = b"".join(self._pending)
+            self._fh.write(data)
             self._fh.flush()
+            self.bytes_written += len(data)
         self._pending.clear()
 
     def close(self) -> None:

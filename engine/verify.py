@@ -829,7 +829,7 @@ def _verify_log(path: Path, *, rules: bool, reproduce: bool = True) -> Report:
     )
 
 
-def bench_verify(paths: Sequence[Path | str], *, repeat: int = 3) -> dict[str, float]:
+def bench_verify(paths: Sequence[Path | str], *, repeat: int = 5) -> dict[str, float]:
     """Events per second of ``verify_log`` over ``paths`` (best of ``repeat``); for tools/bench.py.
 
     Measured in CPU time of this process (the work done, single-threaded):
@@ -855,7 +855,7 @@ def verify_throughput(
 ) -> dict[str, float]:
     """Write logs of ``scenarios`` (seeds 1, 2, ...) until ``min_events`` events, then time ``verify_log`` on them.
 
-    For tools/bench.py: returns events, seconds (best of 3) and events/s.
+    For tools/bench.py: returns events, seconds (CPU time, best of 5) and events/s.
     """
     from engine.api import run_scenario
     from engine.scenario import load_scenario
