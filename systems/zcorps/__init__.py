@@ -10,6 +10,7 @@ import simpy
 from engine import events as E
 from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
 from engine.scenario import parse_duration
+from engine.state import DISABLING
 from engine.system import Process
 from systems.zcorps import resolution as R
 from systems.zcorps.odds import DCode, parse_code, success_probability
@@ -101,7 +102,12 @@ class ZCorps:
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor
-        guns = [w for w in spec.weapons if w.magazine]
+        ammo: dict[str, int] = {}
+        spare: dict[str, int] = {}
+        for w in spec.weapons:
+            if w.magazine:
+                ammo[w.name] = w.magazine
+                spare[w.name] = w.spare
         return E.ActorEntered(
             actor=spec.id,
             name=spec.name or spec.id,
@@ -109,8 +115,8 @@ class ZCorps:
             x=spec.position[0],
             y=spec.position[1],
             monitors=[E.MonitorSpec(name=WOUNDS, levels=list(WOUND_LEVELS), boxes=[1] * len(WOUND_LEVELS))],
-            ammo={w.name: w.magazine for w in guns if w.magazine},
-            spare={w.name: w.spare for w in guns},
+            ammo=ammo,
+            spare=spare,
             weapons=[w.name for w in spec.weapons],
             resources={"cp": spec.cp, "cojones": spec.cojones} if spec.cp or spec.cojones else {},
             policy=spec.policy,
@@ -144,10 +150,12 @@ class ZCorps:
             if count not in pending:
                 continue  # spent on an active defence (ZC-DEF-1)
             pending.remove(count)
-            if not enc.state.actors[aid].can_act():
+            conditions = enc.state.actors[aid].conditions
+            if not DISABLING.isdisjoint(conditions):  # not can_act()
                 enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="C-ILLEGAL-1"))
                 return
-            R.action_begins(enc, aid)
+            if "active_defence" in conditions or "partial_defence" in conditions:  # most actions find neither
+                R.action_begins(enc, aid)
             plan = policy(enc, aid)
             enc.emit(
                 E.ActionDeclared(

@@ -578,10 +578,8 @@ def skill_test(
 
 def wound_penalty(enc: Encounter, actor: str) -> list[tuple[str, int, str]]:
     """ZC-WOUND-1: the worst wound penalty (Stunned/Wounded -1D, Severely -2D, Incapacitated -3D); undead none."""
-    if traits(enc, actor).undead:
-        return []
     m = enc.state.actors[actor].monitors[WOUNDS]
-    if m.worst() < 0:  # unhurt: the common case
+    if not any(m.marked) or traits(enc, actor).undead:  # unhurt (the common case: m.worst() < 0), or dead
         return []
     pens = rules(enc).wound_penalties
     worst = 0
