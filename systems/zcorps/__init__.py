@@ -208,7 +208,8 @@ class ZCorps:
     def aftermath(self, enc: Encounter) -> Process:
         """ZC-WOUND-1, ZC-HEAL-1: mortal rolls each round, wake-ups, medicine, natural healing."""
         spec = enc.scenario.aftermath
-        end = int(enc.env.now) + parse_duration(spec.duration) * TICKS_PER_SECOND
+        now = int(enc.env.now)
+        end = now + parse_duration(spec.duration) * TICKS_PER_SECOND
         medic, code = R.medic_code(enc, spec)
         procs = []
         for aid, a in enc.state.actors.items():
@@ -220,10 +221,14 @@ class ZCorps:
                     E.WoundHealed(actor=aid, monitor=WOUNDS, level=STUNNED, to_level=-1, boxes=1, rule="ZC-WOUND-1")
                 )
             if m.worst() >= 0:
-                cared = spec.treats(a.side)
-                procs.append(
-                    enc.env.process(self._recover(enc, aid, medic if cared else None, code if cared else None, end))
-                )
+                if code is not None and spec.treats(a.side):
+                    procs.append(enc.env.process(self._recover(enc, aid, medic, code, end)))
+                    continue
+                # Untreated, a wound that cannot change before the end needs no process (nothing else
+                # happens to this actor between here and a process's first step, so the test is the same).
+                first = self._untreated_change_at(enc, aid, now)
+                if first is not None and first <= end:
+                    procs.append(enc.env.process(self._recover(enc, aid, None, None, end)))
         if procs:
             yield simpy.AllOf(enc.env, procs)
 
@@ -272,6 +277,25 @@ class ZCorps:
                 return
             yield enc.env.timeout(wake_at - int(enc.env.now))
             R.natural_healing_roll(enc, aid)
+
+    def _untreated_change_at(self, enc: Encounter, aid: str, now: int) -> int | None:
+        """ZC-WOUND-1 / ZC-HEAL-1: the tick at which :meth:`_recover` without Medicine first changes anything.
+
+        None: never. A Mortally Wounded actor rolls a round from now; an unconscious one wakes
+        (at once if it is already time); else a Wounded to Mortally Wounded one
+        rolls its natural healing after the rest of its level.
+        """
+        a = enc.state.actors[aid]
+        if "mortally_wounded" in a.conditions:
+            return now + enc.system.round_seconds * TICKS_PER_SECOND
+        wake = self._unconscious_until(enc, aid)
+        if wake is not None:
+            return max(wake, now)
+        level = R.worst_level(a)
+        if level < WOUNDED or level > MORTALLY:
+            return None
+        r: ZCorpsRules = enc.rules
+        return now + r.natural_healing[level - 1][0] * 86400 * TICKS_PER_SECOND
 
     def _unconscious_until(self, enc: Encounter, aid: str) -> int | None:
         """The tick an unconscious (not mortally wounded) actor wakes, from its ConditionSet."""

@@ -620,6 +620,10 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """ZC-INIT-1 / C-TIE-1: descending initiative; ties by Agilité, then Perception, then 1d6 roll-offs."""
 
+    if len(set(inits.values())) == len(inits):
+        # no two initiatives equal (the common case): nothing to break, nothing logged; the
+        # order tie_broken_order gives, without building every tie-break key
+        return sorted(inits, key=inits.__getitem__, reverse=True)
     table = traits_table(enc)
 
     def key(aid: str) -> tuple[int, int, int, int, int]:
