@@ -749,10 +749,16 @@ def range_band(enc: Encounter, weapon: Weapon, metres: int) -> str | None:
     return "long" if metres <= long else None
 
 
+@lru_cache(maxsize=1024)
+def range_words(metres: int, band: str) -> str:
+    """ZC-RANGE-1: "range 6 m: short" (cached: every shot of a fight names one of a few ranges)."""
+    return f"range {metres} m: {BAND_WORDS[band]}"
+
+
 def range_modifier(enc: Encounter, weapon: Weapon, band: str, metres: int) -> tuple[E.Modifier, int]:
     """ZC-RANGE-1: the range modifier, or the machine-gun line (a difficulty, or an attack bonus)."""
     r = rules(enc)
-    name = f"range {metres} m: {BAND_WORDS[band]}"
+    name = range_words(metres, band)
     if weapon.type == "machine_gun":
         value = r.machine_gun_modifiers[band]
         if r.machine_gun_reading == "attack_bonus":
@@ -761,14 +767,20 @@ def range_modifier(enc: Encounter, weapon: Weapon, band: str, metres: int) -> tu
     return E.Modifier(name=name, value=r.range_modifiers[band], rule="ZC-RANGE-1"), 0
 
 
+#: The light levels that add a difficulty die (ZC-COVER-1).
+POOR_LIGHT = ("poor", "gloom", "dark")
+
+
 def cover_modifiers(enc: Encounter, attacker: str, target: str) -> list[E.Modifier]:
     """ZC-COVER-1: +1D poor light or 25 % hidden, +2D 50 %, +4D 75 %; dice rolled, no Joker."""
     r = rules(enc)
     t = enc.state.actors[target]
-    zone = cover_at(enc, pos(t))
-    out: list[E.Modifier] = []
+    zone = cover_at(enc, (t.x, t.y))
     light = zone.light if zone is not None and zone.light else enc.scenario.map.light
-    if light in ("poor", "gloom", "dark"):
+    if zone is None and light not in POOR_LIGHT:  # in the open, in good light: the common case
+        return []
+    out: list[E.Modifier] = []
+    if light in POOR_LIGHT:
         out.append(_modifier_dice(enc, attacker, r.poor_light_dice, name=f"{light} light", rule="ZC-COVER-1", sign=1))
     if zone is not None and r.cover_dice.get(zone.level, 0):
         out.append(
@@ -865,9 +877,11 @@ def mode_modifiers(enc: Encounter, attacker: str, mode: str, nth: int, rounds: i
 
 def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
     """ZC-FIRE-1, ZC-FIRE-2, ZC-RANGE-1, ZC-COVER-1, ZC-AIM-1, ZC-ATK-1, ZC-DEF-1/2: fire one mode at its targets."""
-    a = enc.state.actors[actor]
-    weapon = weapon_of(enc, actor, plan.weapon)
-    targets = [t for t in plan.targets if t in enc.state.actors and alive(enc.state.actors[t])]
+    actors = enc.state.actors
+    a = actors[actor]
+    me = traits(enc, actor)
+    weapon = FISTS if plan.weapon is None else me.weapons.get(plan.weapon, FISTS)  # weapon_of
+    targets = [t for t in plan.targets if t in actors and alive(actors[t])]
     if not targets:
         enc.emit(E.ActionLost(actor=actor, reason="no target left", rule="C-ILLEGAL-1"))
         return
@@ -881,11 +895,16 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
     )
     if plan.partial:
         partial_defence(enc, actor)
+    # the same for every target of the action
+    skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
+    code = me.codes[skill]
+    shot_at = f"{weapon.name} {plan.mode.replace('_', ' ')} at "  # the test's purpose names the target after
     for nth, target in enumerate(targets):
-        t = enc.state.actors[target]
+        t = actors[target]
         if not alive(t):
             continue
-        metres = distance(pos(enc.state.actors[actor]), pos(t))
+        a = actors[actor]
+        metres = distance((a.x, a.y), (t.x, t.y))
         band = range_band(enc, weapon, metres)
         if band is None:
             enc.emit(
@@ -908,16 +927,15 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
         pool = pool_penalties(enc, actor, agility=False) + aim_bonus(enc, actor, target)
         if plan.partial:
             pool.append(("partial defence", -rules(enc).partial_defence_dice, "ZC-DEF-2"))
-        skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
         ev, _ = skill_test(
             enc,
             actor,
             skill=skill,
-            code=trait(enc, actor, skill),
+            code=code,
             pool_mods=pool,
             base=base,
             modifiers=mods,
-            purpose=f"{weapon.name} {plan.mode.replace('_', ' ')} at {target}",
+            purpose=shot_at + target,
             rule="ZC-ATK-1",
             target=target,
             stakes=plan.stakes,
