@@ -10,6 +10,7 @@ import simpy
 from engine import events as E
 from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
 from engine.scenario import parse_duration
+from engine.state import DISABLING
 from engine.system import Process
 from systems.zcorps import resolution as R
 from systems.zcorps.odds import DCode, parse_code, success_probability
@@ -101,7 +102,12 @@ class ZCorps:
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor
-        guns = [w for w in spec.weapons if w.magazine]
+        ammo: dict[str, int] = {}
+        spare: dict[str, int] = {}
+        for w in spec.weapons:
+            if w.magazine:
+                ammo[w.name] = w.magazine
+                spare[w.name] = w.spare
         return E.ActorEntered(
             actor=spec.id,
             name=spec.name or spec.id,
@@ -109,8 +115,8 @@ class ZCorps:
             x=spec.position[0],
             y=spec.position[1],
             monitors=[E.MonitorSpec(name=WOUNDS, levels=list(WOUND_LEVELS), boxes=[1] * len(WOUND_LEVELS))],
-            ammo={w.name: w.magazine for w in guns if w.magazine},
-            spare={w.name: w.spare for w in guns},
+            ammo=ammo,
+            spare=spare,
             weapons=[w.name for w in spec.weapons],
             resources={"cp": spec.cp, "cojones": spec.cojones} if spec.cp or spec.cojones else {},
             policy=spec.policy,
@@ -144,10 +150,12 @@ class ZCorps:
             if count not in pending:
                 continue  # spent on an active defence (ZC-DEF-1)
             pending.remove(count)
-            if not enc.state.actors[aid].can_act():
+            conditions = enc.state.actors[aid].conditions
+            if not DISABLING.isdisjoint(conditions):  # not can_act()
                 enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="C-ILLEGAL-1"))
                 return
-            R.action_begins(enc, aid)
+            if "active_defence" in conditions or "partial_defence" in conditions:  # most actions find neither
+                R.action_begins(enc, aid)
             plan = policy(enc, aid)
             enc.emit(
                 E.ActionDeclared(
@@ -200,7 +208,8 @@ class ZCorps:
     def aftermath(self, enc: Encounter) -> Process:
         """ZC-WOUND-1, ZC-HEAL-1: mortal rolls each round, wake-ups, medicine, natural healing."""
         spec = enc.scenario.aftermath
-        end = int(enc.env.now) + parse_duration(spec.duration) * TICKS_PER_SECOND
+        now = int(enc.env.now)
+        end = now + parse_duration(spec.duration) * TICKS_PER_SECOND
         medic, code = R.medic_code(enc, spec)
         procs = []
         for aid, a in enc.state.actors.items():
@@ -212,10 +221,14 @@ class ZCorps:
                     E.WoundHealed(actor=aid, monitor=WOUNDS, level=STUNNED, to_level=-1, boxes=1, rule="ZC-WOUND-1")
                 )
             if m.worst() >= 0:
-                cared = spec.treats(a.side)
-                procs.append(
-                    enc.env.process(self._recover(enc, aid, medic if cared else None, code if cared else None, end))
-                )
+                if code is not None and spec.treats(a.side):
+                    procs.append(enc.env.process(self._recover(enc, aid, medic, code, end)))
+                    continue
+                # Untreated, a wound that cannot change before the end needs no process (nothing else
+                # happens to this actor between here and a process's first step, so the test is the same).
+                first = self._untreated_change_at(enc, aid, now)
+                if first is not None and first <= end:
+                    procs.append(enc.env.process(self._recover(enc, aid, None, None, end)))
         if procs:
             yield simpy.AllOf(enc.env, procs)
 
@@ -264,6 +277,25 @@ class ZCorps:
                 return
             yield enc.env.timeout(wake_at - int(enc.env.now))
             R.natural_healing_roll(enc, aid)
+
+    def _untreated_change_at(self, enc: Encounter, aid: str, now: int) -> int | None:
+        """ZC-WOUND-1 / ZC-HEAL-1: the tick at which :meth:`_recover` without Medicine first changes anything.
+
+        None: never. A Mortally Wounded actor rolls a round from now; an unconscious one wakes
+        (at once if it is already time); else a Wounded to Mortally Wounded one
+        rolls its natural healing after the rest of its level.
+        """
+        a = enc.state.actors[aid]
+        if "mortally_wounded" in a.conditions:
+            return now + enc.system.round_seconds * TICKS_PER_SECOND
+        wake = self._unconscious_until(enc, aid)
+        if wake is not None:
+            return max(wake, now)
+        level = R.worst_level(a)
+        if level < WOUNDED or level > MORTALLY:
+            return None
+        r: ZCorpsRules = enc.rules
+        return now + r.natural_healing[level - 1][0] * 86400 * TICKS_PER_SECOND
 
     def _unconscious_until(self, enc: Encounter, aid: str) -> int | None:
         """The tick an unconscious (not mortally wounded) actor wakes, from its ConditionSet."""

@@ -14,9 +14,11 @@ into the scenario's actor list): ``active_defence`` / ``partial_defence``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -26,7 +28,7 @@ from engine.encounter import Encounter, tie_broken_order
 from engine.scenario import CoverZone
 from engine.state import ActorState
 from systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
-from systems.zcorps.odds import DCode, success_probability
+from systems.zcorps.odds import DCode, parse_code, success_probability
 from systems.zcorps.rules import (
     DEAD,
     FIREARMS,
@@ -43,9 +45,9 @@ from systems.zcorps.sheet import (
     ATTRIBUTES,
     SKILL_ATTRIBUTE,
     Actor,
+    Attributes,
     Weapon,
     burst_size,
-    code_of,
     parse_damage,
     ranges_of,
 )
@@ -143,7 +145,7 @@ class Traits(msgspec.Struct, frozen=True, kw_only=True):
     """
 
     index: int  # the actor's place in the scenario's list (conditions name other actors by it)
-    codes: dict[str, DCode]  # every attribute, and every skill (its attribute's code when the sheet lacks it)
+    codes: Mapping[str, DCode]  # every attribute, and every skill (its attribute's code when the sheet lacks it)
     resistance: DCode  # ZC-RES-1: Puissance + armour
     resistance_roll: str  # its roll's purpose, "resistance (4D)"
     resistance_source: str  # and what it adds, "Puissance 3D + armour 1D"
@@ -156,12 +158,9 @@ class Traits(msgspec.Struct, frozen=True, kw_only=True):
 
     @classmethod
     def read(cls, spec: Actor, index: int) -> Traits:
-        at, skills = spec.attributes, spec.skills
-        codes = {name: code_of(getattr(at, name)) for name in ATTRIBUTES}
-        for skill, attribute in SKILL_ATTRIBUTE.items():
-            codes[skill] = code_of(skills[skill]) if skill in skills else codes[attribute]
-        pui, armour = codes["puissance"], code_of(spec.armour)
-        ag, pe = codes["agilite"], codes["perception"]
+        codes, resistance, resistance_roll, resistance_source, initiative_tie = sheet_codes(
+            spec.attributes, tuple(spec.skills.items()), spec.armour
+        )
         weapons: dict[str, Weapon] = {}
         firearms: list[Weapon] = []
         melee: str | None = None
@@ -171,20 +170,45 @@ class Traits(msgspec.Struct, frozen=True, kw_only=True):
                 firearms.append(w)
             elif melee is None and w.type == "melee":
                 melee = w.name
-        resistance = DCode.of(pui.dice + armour.dice, pui.pips + armour.pips)
         return cls(
             index=index,
             codes=codes,
             resistance=resistance,
-            resistance_roll=f"resistance ({resistance})",
-            resistance_source=f"Puissance {pui}" + (f" + armour {armour}" if armour.dice or armour.pips else ""),
-            initiative_tie=(-ag.dice, -ag.pips, -pe.dice, -pe.pips),
+            resistance_roll=resistance_roll,
+            resistance_source=resistance_source,
+            initiative_tie=initiative_tie,
             weapons=weapons,
             firearms=tuple(firearms),
             melee=melee,
             undead=spec.undead,
             policy=spec.policy,
         )
+
+
+@lru_cache(maxsize=256)
+def sheet_codes(
+    attributes: Attributes, skills: tuple[tuple[str, str], ...], armour: str
+) -> tuple[Mapping[str, DCode], DCode, str, str, tuple[int, int, int, int]]:
+    """What :class:`Traits` reads from a sheet's codes: (every attribute's and skill's code, the
+    resistance, its roll's purpose, what it adds, the initiative tie-break key).
+
+    Cached, a pure function of the sheet's texts: every encounter of a batch or of a
+    verify reads the same sheets again. The codes are shared, hence read-only.
+    """
+    codes = {name: parse_code(getattr(attributes, name)) for name in ATTRIBUTES}
+    skill_codes = dict(skills)
+    for skill, attribute in SKILL_ATTRIBUTE.items():
+        codes[skill] = parse_code(skill_codes[skill]) if skill in skill_codes else codes[attribute]
+    pui, arm = codes["puissance"], parse_code(armour)
+    ag, pe = codes["agilite"], codes["perception"]
+    resistance = DCode.of(pui.dice + arm.dice, pui.pips + arm.pips)  # ZC-RES-1: Puissance + armour
+    return (
+        MappingProxyType(codes),
+        resistance,
+        f"resistance ({resistance})",
+        f"Puissance {pui}" + (f" + armour {arm}" if arm.dice or arm.pips else ""),
+        (-ag.dice, -ag.pips, -pe.dice, -pe.pips),  # ZC-INIT-1: Agilité then Perception, higher first
+    )
 
 
 def traits_table(enc: Encounter) -> dict[str, Traits]:
@@ -198,8 +222,11 @@ def traits_table(enc: Encounter) -> dict[str, Traits]:
 
 
 def traits(enc: Encounter, actor: str) -> Traits:
-    """The actor's :class:`Traits`."""
-    return traits_table(enc)[actor]
+    """The actor's :class:`Traits` (the table's lookup written out: this runs several times per action)."""
+    table: dict[str, Traits] | None = enc.scratch.get("zc_traits")
+    if table is None:
+        table = traits_table(enc)
+    return table[actor]
 
 
 def opponents(enc: Encounter, side: str) -> list[str]:
@@ -339,15 +366,36 @@ def alive(a: ActorState) -> bool:
 
 def _modifier_dice(enc: Encounter, actor: str, dice: int, *, name: str, rule: str, sign: int) -> E.Modifier:
     """ZC-COVER-1 / ZC-FIRE-2 / ZC-BRAWL-1: "+ND" to a difficulty: rolled (no Joker, logged) or fixed."""
-    r = rules(enc)
-    signed = f"{'+' if sign > 0 else '-'}{dice}D"
+    r: ZCorpsRules = enc.rules
+    purpose, rolled_name, fixed_name = modifier_dice_texts(name, dice, sign)
     if r.modifier_dice == "fixed":
-        return E.Modifier(name=f"{name} {signed} (fixed)", value=sign * dice * r.fixed_per_die, rule=rule)
-    faces = enc.roll(dice, 6, actor=actor, purpose=f"{name}: difficulty {signed}", rule=rule)
-    return E.Modifier(name=f"{name} {signed}", value=sign * sum(faces), rule=rule)
+        return E.Modifier(name=fixed_name, value=sign * dice * r.fixed_per_die, rule=rule)
+    faces = enc.roll(dice, 6, actor=actor, purpose=purpose, rule=rule)
+    return E.Modifier(name=rolled_name, value=sign * sum(faces), rule=rule)
+
+
+@lru_cache(maxsize=1024)
+def modifier_dice_texts(name: str, dice: int, sign: int) -> tuple[str, str, str]:
+    """The texts of "+ND" difficulty dice: (the roll's purpose, the rolled modifier's name, the fixed one's).
+
+    Cached: the same few modifiers come back at every shot (a pure function of its arguments).
+    """
+    signed = f"{'+' if sign > 0 else '-'}{dice}D"
+    return f"{name}: difficulty {signed}", f"{name} {signed}", f"{name} {signed} (fixed)"
 
 
 # ------------------------------------------------------------------ dice
+
+
+@lru_cache(maxsize=4096)
+def roll_purposes(purpose: str, dice: int, pips: int) -> tuple[str, str]:
+    """The purposes of a roll's two DiceRolled events: the plain dice (naming the code, unless
+    ``purpose`` already does), then the Joker.
+
+    Cached: the same few purposes come back at every action (a pure function of strings and ints).
+    """
+    text = str(DCode(dice, pips))
+    return (purpose if text in purpose else f"{purpose} ({text})"), f"{purpose}: Joker"
 
 
 def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: str) -> PoolRoll:
@@ -364,11 +412,11 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
         )
         return roll
     plain, joker = roll.plain, roll.joker
+    plain_purpose, joker_purpose = roll_purposes(purpose, code.dice, code.pips)
     if plain:
-        text = str(code)
         enc.record(
             actor=actor,
-            purpose=purpose if text in purpose else f"{purpose} ({text})",
+            purpose=plain_purpose,
             rule=rule if roll.cancelled is None else "ZC-WILD-2",
             sides=6,
             faces=plain,
@@ -378,7 +426,7 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
     critical_failure = joker[0] == 1  # roll.critical_failure
     enc.record(
         actor=actor,
-        purpose=f"{purpose}: Joker",
+        purpose=joker_purpose,
         rule="ZC-WILD-2" if critical_failure else "ZC-WILD-1",
         sides=6,
         faces=joker,
@@ -530,10 +578,8 @@ def skill_test(
 
 def wound_penalty(enc: Encounter, actor: str) -> list[tuple[str, int, str]]:
     """ZC-WOUND-1: the worst wound penalty (Stunned/Wounded -1D, Severely -2D, Incapacitated -3D); undead none."""
-    if traits(enc, actor).undead:
-        return []
     m = enc.state.actors[actor].monitors[WOUNDS]
-    if m.worst() < 0:  # unhurt: the common case
+    if not any(m.marked) or traits(enc, actor).undead:  # unhurt (the common case: m.worst() < 0), or dead
         return []
     pens = rules(enc).wound_penalties
     worst = 0
@@ -574,6 +620,10 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """ZC-INIT-1 / C-TIE-1: descending initiative; ties by Agilité, then Perception, then 1d6 roll-offs."""
 
+    if len(set(inits.values())) == len(inits):
+        # no two initiatives equal (the common case): nothing to break, nothing logged; the
+        # order tie_broken_order gives, without building every tie-break key
+        return sorted(inits, key=inits.__getitem__, reverse=True)
     table = traits_table(enc)
 
     def key(aid: str) -> tuple[int, int, int, int, int]:
@@ -699,10 +749,16 @@ def range_band(enc: Encounter, weapon: Weapon, metres: int) -> str | None:
     return "long" if metres <= long else None
 
 
+@lru_cache(maxsize=1024)
+def range_words(metres: int, band: str) -> str:
+    """ZC-RANGE-1: "range 6 m: short" (cached: every shot of a fight names one of a few ranges)."""
+    return f"range {metres} m: {BAND_WORDS[band]}"
+
+
 def range_modifier(enc: Encounter, weapon: Weapon, band: str, metres: int) -> tuple[E.Modifier, int]:
     """ZC-RANGE-1: the range modifier, or the machine-gun line (a difficulty, or an attack bonus)."""
     r = rules(enc)
-    name = f"range {metres} m: {BAND_WORDS[band]}"
+    name = range_words(metres, band)
     if weapon.type == "machine_gun":
         value = r.machine_gun_modifiers[band]
         if r.machine_gun_reading == "attack_bonus":
@@ -711,14 +767,20 @@ def range_modifier(enc: Encounter, weapon: Weapon, band: str, metres: int) -> tu
     return E.Modifier(name=name, value=r.range_modifiers[band], rule="ZC-RANGE-1"), 0
 
 
+#: The light levels that add a difficulty die (ZC-COVER-1).
+POOR_LIGHT = ("poor", "gloom", "dark")
+
+
 def cover_modifiers(enc: Encounter, attacker: str, target: str) -> list[E.Modifier]:
     """ZC-COVER-1: +1D poor light or 25 % hidden, +2D 50 %, +4D 75 %; dice rolled, no Joker."""
     r = rules(enc)
     t = enc.state.actors[target]
-    zone = cover_at(enc, pos(t))
-    out: list[E.Modifier] = []
+    zone = cover_at(enc, (t.x, t.y))
     light = zone.light if zone is not None and zone.light else enc.scenario.map.light
-    if light in ("poor", "gloom", "dark"):
+    if zone is None and light not in POOR_LIGHT:  # in the open, in good light: the common case
+        return []
+    out: list[E.Modifier] = []
+    if light in POOR_LIGHT:
         out.append(_modifier_dice(enc, attacker, r.poor_light_dice, name=f"{light} light", rule="ZC-COVER-1", sign=1))
     if zone is not None and r.cover_dice.get(zone.level, 0):
         out.append(
@@ -815,9 +877,11 @@ def mode_modifiers(enc: Encounter, attacker: str, mode: str, nth: int, rounds: i
 
 def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
     """ZC-FIRE-1, ZC-FIRE-2, ZC-RANGE-1, ZC-COVER-1, ZC-AIM-1, ZC-ATK-1, ZC-DEF-1/2: fire one mode at its targets."""
-    a = enc.state.actors[actor]
-    weapon = weapon_of(enc, actor, plan.weapon)
-    targets = [t for t in plan.targets if t in enc.state.actors and alive(enc.state.actors[t])]
+    actors = enc.state.actors
+    a = actors[actor]
+    me = traits(enc, actor)
+    weapon = FISTS if plan.weapon is None else me.weapons.get(plan.weapon, FISTS)  # weapon_of
+    targets = [t for t in plan.targets if t in actors and alive(actors[t])]
     if not targets:
         enc.emit(E.ActionLost(actor=actor, reason="no target left", rule="C-ILLEGAL-1"))
         return
@@ -831,11 +895,16 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
     )
     if plan.partial:
         partial_defence(enc, actor)
+    # the same for every target of the action
+    skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
+    code = me.codes[skill]
+    shot_at = f"{weapon.name} {plan.mode.replace('_', ' ')} at "  # the test's purpose names the target after
     for nth, target in enumerate(targets):
-        t = enc.state.actors[target]
+        t = actors[target]
         if not alive(t):
             continue
-        metres = distance(pos(enc.state.actors[actor]), pos(t))
+        a = actors[actor]
+        metres = distance((a.x, a.y), (t.x, t.y))
         band = range_band(enc, weapon, metres)
         if band is None:
             enc.emit(
@@ -858,16 +927,15 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
         pool = pool_penalties(enc, actor, agility=False) + aim_bonus(enc, actor, target)
         if plan.partial:
             pool.append(("partial defence", -rules(enc).partial_defence_dice, "ZC-DEF-2"))
-        skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
         ev, _ = skill_test(
             enc,
             actor,
             skill=skill,
-            code=trait(enc, actor, skill),
+            code=code,
             pool_mods=pool,
             base=base,
             modifiers=mods,
-            purpose=f"{weapon.name} {plan.mode.replace('_', ' ')} at {target}",
+            purpose=shot_at + target,
             rule="ZC-ATK-1",
             target=target,
             stakes=plan.stakes,
@@ -1054,6 +1122,26 @@ def stand_up(enc: Encounter, actor: str) -> None:
 # ------------------------------------------------------- damage and wounds
 
 
+@lru_cache(maxsize=1024)
+def damage_code(
+    weapon: str, damage: str, puissance: DCode, mode_dice: int, min_dice: int
+) -> tuple[DCode, str, tuple[E.Modifier, ...]]:
+    """ZC-DMG-1 / ZC-FIRE-2: the damage code of a weapon after its firing mode's dice (never below
+    ``min_dice``), its text, and the modifiers that say how it was built.
+
+    Cached: every hit of a weapon builds the same code and names (a pure function of its
+    arguments; a Modifier is frozen, so the events may share them).
+    """
+    base = parse_damage(damage, puissance)
+    dice = max(min_dice, base.dice + mode_dice)
+    code = base if dice == base.dice else DCode(dice, base.pips)
+    code_text = str(code)
+    mods: tuple[E.Modifier, ...] = (E.Modifier(name=f"{weapon} {base}", value=0, rule="ZC-DMG-1"),)
+    if mode_dice:
+        mods += (E.Modifier(name=f"firing mode {mode_dice:+d}D -> {code_text}", value=0, rule="ZC-FIRE-2"),)
+    return code, code_text, mods
+
+
 def damage(
     enc: Encounter,
     actor: str,
@@ -1066,20 +1154,17 @@ def damage(
     stakes: int,
 ) -> None:
     """ZC-DMG-1 / ZC-FIRE-2: weapon code + mode dice (never below 1D) + the margin (option: margin // 5)."""
-    r = rules(enc)
-    base = parse_damage(weapon.damage, trait(enc, actor, "puissance"))
-    dice = max(r.min_damage_dice, base.dice + mode_dice)
-    code = base if dice == base.dice else DCode(dice, base.pips)
-    code_text = str(code)
-    mods = [E.Modifier(name=f"{weapon.name} {base}", value=0, rule="ZC-DMG-1")]
-    if mode_dice:
-        mods.append(E.Modifier(name=f"firing mode {mode_dice:+d}D -> {code_text}", value=0, rule="ZC-FIRE-2"))
-    added = margin if r.margin_damage == "full" else margin // 5
-    mods.append(
-        E.Modifier(
-            name="margin of success" + (" / 5" if r.margin_damage != "full" else ""), value=added, rule="ZC-DMG-1"
-        )
+    r: ZCorpsRules = enc.rules
+    code, code_text, weapon_mods = damage_code(
+        weapon.name, weapon.damage, traits(enc, actor).codes["puissance"], mode_dice, r.min_damage_dice
     )
+    mods = list(weapon_mods)
+    if r.margin_damage == "full":
+        added = margin
+        mods.append(E.Modifier(name="margin of success", value=added, rule="ZC-DMG-1"))
+    else:
+        added = margin // 5
+        mods.append(E.Modifier(name="margin of success / 5", value=added, rule="ZC-DMG-1"))
     if called_damage:
         mods.append(E.Modifier(name=f"called shot: {called}", value=called_damage, rule="ZC-AIM-1"))
     roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code_text})", rule="ZC-DMG-1")
