@@ -964,7 +964,8 @@ def main(argv: list[str] | None = None) -> int:
         }
 
     workers: list[int] = args.workers_list
-    n = max(1000 if quick else 4000, 500 * max(workers))  # at least 500 fights a worker
+    # enough fights that process start-up (inside the timing) stays small: ~5 s at 1 worker
+    n = max(1000 if quick else 10_000, 500 * max(workers))  # at least 500 fights a worker
     say(f"== batch ({DUEL.relative_to(ROOT)}, {n} fights, process pool)")
     batch = bench_batch(DUEL, n=n, workers=workers)
     base = workers[0]
