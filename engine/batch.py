@@ -480,6 +480,7 @@ class ChunkResult(msgspec.Struct):
     start: int
     acc: Acc
     rows: list[FightRecord] | None = None
+    seconds: float = 0.0  # the worker's time for these fights: sizes the next chunks, never a result
 
 
 #: Per worker process (or thread): scenarios already loaded, by (text hash, overrides).
@@ -516,23 +517,46 @@ def run_chunk(chunk: Chunk) -> ChunkResult:
     loaded, levels = _loaded_for(chunk)
     acc = Acc(keep=chunk.keep)
     rows: list[FightRecord] | None = [] if chunk.rows else None
+    started = time.perf_counter()
     for i in range(chunk.start, chunk.stop):
         rec = run_fight(loaded, i, chunk.root)
         acc.add(rec, levels)
         if rows is not None:
             rows.append(rec)
-    return ChunkResult(point=chunk.point, start=chunk.start, acc=acc, rows=rows)
+    seconds = time.perf_counter() - started
+    return ChunkResult(point=chunk.point, start=chunk.start, acc=acc, rows=rows, seconds=seconds)
+
+
+#: How long a chunk should take once fights have been timed (see :func:`next_chunk_size`).
+CHUNK_SECONDS = 0.25
 
 
 def chunk_size(n: int, workers: int) -> int:
-    """Chunks of 16..128 fights, about 8 per worker.
+    """The first chunks: 16..128 fights, about 8 per worker.
 
-    Pickling and scheduling a chunk costs about a millisecond and a fight one
-    to ten, so 16+ fights amortise it; several chunks per worker keep them all
-    busy to the end and the progress bar moving; at most 128 keeps a chunk
-    under a second or so, which is how long Ctrl-C waits for running chunks.
+    Pickling and scheduling a chunk costs about a millisecond (more through
+    Dask) and a fight a fraction of one to ten, so 16+ fights amortise it;
+    several chunks per worker keep them all busy to the end and the progress
+    bar moving. Later chunks are sized by the time fights took
+    (:func:`next_chunk_size`).
     """
     return max(16, min(128, math.ceil(n / max(1, workers * 8))))
+
+
+def next_chunk_size(fights: int, seconds: float, n: int, workers: int) -> int:
+    """Fights for a chunk of about :data:`CHUNK_SECONDS` at the rate of a finished chunk.
+
+    Fast fights get bigger chunks (the cost of shipping a chunk stays small
+    next to its fights, which matters most through Dask), slow ones smaller
+    (Ctrl-C waits for running chunks, and the progress bar should move); at
+    least 16, and at most a quarter of a worker's share of the batch so that
+    the last chunks still spread over every worker. The results do not depend
+    on chunking: only the speed does.
+    """
+    most = max(16, min(4096, math.ceil(n / max(1, workers * 4))))
+    if seconds <= 0:
+        return most
+    return max(16, min(most, round(fights * CHUNK_SECONDS / seconds)))
 
 
 # --------------------------------------------------------------- executors
@@ -704,9 +728,12 @@ def plan_points(sweeps: Sequence[tuple[str, Sequence[int | float]]]) -> tuple[tu
     return tuple(tuple(combo) for combo in itertools.product(*grids))
 
 
-def _chunks(plan: BatchPlan, size: int) -> Iterator[Chunk]:
+def _chunks(plan: BatchPlan, size: Callable[[], int]) -> Iterator[Chunk]:
+    """The plan's chunks in fight order; ``size()`` is asked for each (it may change as chunks finish)."""
     for p, overrides in enumerate(plan.points):
-        for start in range(0, plan.n, size):
+        start = 0
+        while start < plan.n:
+            stop = min(plan.n, start + size())
             yield Chunk(
                 file=plan.file,
                 text=plan.text,
@@ -714,10 +741,11 @@ def _chunks(plan: BatchPlan, size: int) -> Iterator[Chunk]:
                 root=plan.root,
                 point=p,
                 start=start,
-                stop=min(plan.n, start + size),
+                stop=stop,
                 rows=plan.rows,
                 keep=plan.keep,
             )
+            start = stop
 
 
 RowSink = Callable[[int, Sequence[FightRecord]], None]
@@ -740,7 +768,7 @@ def run_batch(
     size = plan.chunk or chunk_size(plan.n, executor.workers)
     window = window or max(2, 4 * executor.workers)
     points = [Point(overrides=o, acc=Acc(keep=plan.keep)) for o in plan.points]
-    jobs = _chunks(plan, size)
+    jobs = _chunks(plan, lambda: size)
     inflight: dict[Any, tuple[int, Chunk]] = {}
     order = itertools.count()
     pending_rows: dict[int, ChunkResult] = {}
@@ -750,9 +778,12 @@ def run_batch(
 
     def take(fut: Any, next_row: int) -> int:
         """Merge one finished chunk; write rows that are now in order; return the next row's seq."""
+        nonlocal size
         seq, job = inflight.pop(fut)
         res: ChunkResult = fut.result()
         points[res.point].acc.merge(res.acc)
+        if not plan.chunk:  # a --chunk-size is kept as given
+            size = next_chunk_size(job.stop - job.start, res.seconds, plan.n, executor.workers)
         if rows is not None and res.rows is not None:
             pending_rows[seq] = res
             while next_row in pending_rows:

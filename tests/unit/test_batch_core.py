@@ -217,6 +217,24 @@ def test_chunk_size_amortises_and_balances() -> None:
     assert B.chunk_size(800, 2) == 50
 
 
+def test_later_chunks_take_about_a_quarter_second_within_their_bounds() -> None:
+    assert B.CHUNK_SECONDS == 0.25
+    assert B.next_chunk_size(128, 0.064, 100_000, 2) == 500  # 0.5 ms a fight
+    assert B.next_chunk_size(128, 0.0001, 100_000, 2) == 4096  # never more than 4096
+    assert B.next_chunk_size(128, 0.064, 2_000, 2) == 250  # a quarter of a worker's share
+    assert B.next_chunk_size(16, 1.6, 100_000, 2) == 16  # 100 ms a fight: never fewer than 16
+    assert B.next_chunk_size(16, 0.0, 100_000, 2) == 4096  # too fast to time
+
+
+def test_timed_chunk_sizes_change_nothing_but_the_chunking() -> None:
+    fixed = B.run_batch(_plan(n=300, chunk=16), B.InlineExecutor())
+    seen: list[int] = []
+    timed = B.run_batch(_plan(n=300), B.InlineExecutor(), progress=seen.append)
+    assert timed.points == fixed.points
+    assert sum(seen) == 300
+    assert seen[0] == B.chunk_size(300, 1) == 38 and max(seen) == 75  # later chunks: a quarter of the batch
+
+
 @pytest.mark.parametrize("scenario", sorted((ROOT / "scenarios").glob("*/*.toml")), ids=lambda p: p.stem)
 def test_every_shipped_scenario_batches_the_same_in_any_chunking(scenario: Path) -> None:
     text = B.read_scenario_text(scenario)
