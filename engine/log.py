@@ -32,7 +32,6 @@ GENESIS = bytes(32)
 _H_KEY = b',"h":"'
 
 _json_encoder = msgspec.json.Encoder(order="deterministic")
-_sha256 = hashlib.sha256
 _entry_decoder = msgspec.json.Decoder(Entry)
 _mp_encoder = msgspec.msgpack.Encoder(order="deterministic")
 _mp_decoder = msgspec.msgpack.Decoder(Entry)
@@ -80,7 +79,7 @@ assert (*_EntryWithoutHash.__struct_fields__, "h") == Entry.__struct_fields__, "
 def _chain_entry(seq: int, rnd: int, count: int, sec: float, ev: AnyEvent, prev: bytes) -> tuple[bytes, bytes]:
     """(the bytes the entry's hash covers, the raw hash) for one entry chained after ``prev``."""
     chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
-    return chained, _sha256(prev + chained).digest()
+    return chained, hashlib.sha256(prev + chained).digest()
 
 
 def chained_bytes(line: bytes) -> bytes:
@@ -112,9 +111,7 @@ class LogWriter:
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
         if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
             return
-        # _chain_entry, written out: this runs for every event of every logged fight
-        chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
-        digest = _sha256(self.prev + chained).digest()
+        chained, digest = _chain_entry(seq, rnd, count, sec, ev, self.prev)
         self.prev = digest
         if self.binary:
             data = _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=digest.hex()))
