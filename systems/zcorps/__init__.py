@@ -268,15 +268,19 @@ class ZCorps:
                     break
         # ZC-HEAL-1: natural healing, a Puissance roll after each rest
         while True:
-            level = R.worst_level(enc.state.actors[aid])
-            if level < WOUNDED or level > MORTALLY:
-                return
-            days = r.natural_healing[level - 1][0]
-            wake_at = int(enc.env.now) + days * 86400 * TICKS_PER_SECOND
-            if wake_at > end:
+            wake_at = self._natural_healing_at(enc, aid, int(enc.env.now))
+            if wake_at is None or wake_at > end:
                 return
             yield enc.env.timeout(wake_at - int(enc.env.now))
             R.natural_healing_roll(enc, aid)
+
+    def _natural_healing_at(self, enc: Encounter, aid: str, now: int) -> int | None:
+        """ZC-HEAL-1: the tick of the next natural healing roll after a rest from ``now`` (None: no roll)."""
+        level = R.worst_level(enc.state.actors[aid])
+        if level < WOUNDED or level > MORTALLY:
+            return None
+        r: ZCorpsRules = enc.rules
+        return now + r.natural_healing[level - 1][0] * 86400 * TICKS_PER_SECOND
 
     def _untreated_change_at(self, enc: Encounter, aid: str, now: int) -> int | None:
         """ZC-WOUND-1 / ZC-HEAL-1: the tick at which :meth:`_recover` without Medicine first changes anything.
@@ -291,11 +295,7 @@ class ZCorps:
         wake = self._unconscious_until(enc, aid)
         if wake is not None:
             return max(wake, now)
-        level = R.worst_level(a)
-        if level < WOUNDED or level > MORTALLY:
-            return None
-        r: ZCorpsRules = enc.rules
-        return now + r.natural_healing[level - 1][0] * 86400 * TICKS_PER_SECOND
+        return self._natural_healing_at(enc, aid, now)
 
     def _unconscious_until(self, enc: Encounter, aid: str) -> int | None:
         """The tick an unconscious (not mortally wounded) actor wakes, from its ConditionSet."""
