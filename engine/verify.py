@@ -292,6 +292,19 @@ class _DiceCount(msgspec.Struct, kw_only=True):
     checked: int = 0
     unchecked: int = 0
 
+    def detail(self) -> str:
+        """The dice step's line: dice by source, and how many were re-derived."""
+        parts = [f"{v} {k}" for k, v in sorted(self.counts.items())]
+        return f"{', '.join(parts) or 'no'} dice; {self.checked} re-derived from the revealed seed"
+
+    def report(self) -> dict[str, int]:
+        """The report's ``dice``: the counts by source, then ``re-derived``."""
+        return {**dict(sorted(self.counts.items())), "re-derived": self.checked}
+
+
+#: The state step's line when the re-simulation already proved every digest.
+_STATE_PROVEN = "every digest matched the re-simulation's state"
+
 
 def check_dice(
     entries: Sequence[E.Entry], head: E.EncounterStarted, parent: Sequence[E.Entry] | None, tally: _DiceCount
@@ -737,17 +750,13 @@ def _reproduced(path: Path, data: bytes, started: float) -> Report | None:
     if copy.pos != len(data):
         return None
     n = enc.seq
-    drawn = dice.counter
+    tally = _DiceCount(counts={"derived": dice.counter} if dice.counter else {}, checked=dice.counter)
     steps = [
         StepResult(name="structure", status="ok", detail=f"{n} entries"),
         StepResult(name="chain", status="ok"),
-        StepResult(
-            name="dice",
-            status="ok",
-            detail=f"{f'{drawn} derived' if drawn else 'no'} dice; {drawn} re-derived from the revealed seed",
-        ),
+        StepResult(name="dice", status="ok", detail=tally.detail()),
         StepResult(name="rules", status="ok", detail=f"re-simulated with {head.system}"),
-        StepResult(name="state", status="ok", detail="every digest matched the re-simulation's state"),
+        StepResult(name="state", status="ok", detail=_STATE_PROVEN),
     ]
     return Report(
         log=str(path),
@@ -756,7 +765,7 @@ def _reproduced(path: Path, data: bytes, started: float) -> Report | None:
         events=n,
         finished=True,
         system=head.system,
-        dice={"derived": drawn, "re-derived": drawn} if drawn else {"re-derived": 0},
+        dice=tally.report(),
         steps=steps,
         problem=None,
         seconds=time.perf_counter() - started,
@@ -788,8 +797,7 @@ def _verify_log(path: Path, *, rules: bool, reproduce: bool = True) -> Report:
     tally = _DiceCount()
     parent = _parent_entries(path, head)
     dice_problem = check_dice(entries, head, parent, tally)
-    parts = [f"{v} {k}" for k, v in sorted(tally.counts.items())]
-    detail = f"{', '.join(parts) or 'no'} dice; {tally.checked} re-derived from the revealed seed"
+    detail = tally.detail()
     if tally.unchecked:
         why = "seed not revealed (unfinished fight)" if not finished else "parent log not found"
         detail += f"; {tally.unchecked} not re-derivable: {why}"
@@ -808,13 +816,11 @@ def _verify_log(path: Path, *, rules: bool, reproduce: bool = True) -> Report:
     if rules_complete:
         # Every re-simulated event equals the logged one, StateChecked digests included, and the
         # re-simulated state is the fold of those same events: a second fold would check nothing new.
-        record("state", None, "every digest matched the re-simulation's state")
+        record("state", None, _STATE_PROVEN)
     else:
         record("state", check_state(entries))
     found = [(s.problem.line or 0, k, s.problem) for k, s in enumerate(steps) if s.problem is not None]
     problem = min(found, key=lambda t: (t[0], t[1]))[2] if found else None  # the earliest line, then step order
-    counts = dict(sorted(tally.counts.items()))
-    counts["re-derived"] = tally.checked
     return Report(
         log=str(path),
         ok=problem is None,
@@ -822,7 +828,7 @@ def _verify_log(path: Path, *, rules: bool, reproduce: bool = True) -> Report:
         events=len(entries),
         finished=finished,
         system=head.system,
-        dice=counts,
+        dice=tally.report(),
         steps=steps,
         problem=problem,
         seconds=time.perf_counter() - started,
