@@ -1,18 +1,63 @@
-"""fracas engine: event-sourced encounter simulation, system-agnostic.
+"""fracas: event-sourced encounter simulation for tabletop role-playing fights.
 
-The public API; everything else is an implementation detail.
+The public API (docs/api.md). The names load on first use, so that
+``fracas --help`` and ``import fracas`` stay cheap; everything not listed in
+``__all__`` is an implementation detail. The package is laid out by layer:
+``fracas.core`` (events, log, dice, clock, state, scenarios, the system
+registry), ``fracas.services`` (run and replay, verify, audit, fork, batch,
+render, narration, play) and ``fracas.cli`` (one module per command);
+``fracas.systems`` holds the rule systems shipped with fracas.
 """
 
-from engine.api import Replayed, replay_log, run_scenario
-from engine.dice import DerivedDice, DiceSource, EnteredDice, ScriptedDice, commitment_of, derive_face
-from engine.encounter import Encounter, RunResult
-from engine.errors import FracasError, IllegalAction, ScenarioError
-from engine.events import AnyEvent, Entry, Event
-from engine.log import LogWriter, read_log
-from engine.scenario import LoadedScenario, load_scenario
-from engine.state import State, apply, replay, state_to_builtins
-from engine.system import RuleSystem, get_system, system_names
-from engine.version import __version__
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from fracas.core.version import __version__
+
+if TYPE_CHECKING:
+    from fracas.core.dice import DerivedDice, DiceSource, EnteredDice, ScriptedDice, commitment_of, derive_face
+    from fracas.core.encounter import Encounter, RunResult
+    from fracas.core.errors import FracasError, IllegalAction, ScenarioError
+    from fracas.core.events import AnyEvent, Entry, Event
+    from fracas.core.log import LogWriter, read_log
+    from fracas.core.scenario import LoadedScenario, load_scenario
+    from fracas.core.state import State, apply, replay, state_to_builtins
+    from fracas.core.system import RuleSystem, get_system, system_names
+    from fracas.services.run import Replayed, replay_log, run_scenario
+
+#: Where each public name lives; imported on first access (PEP 562).
+_HOME = {
+    "DerivedDice": "fracas.core.dice",
+    "DiceSource": "fracas.core.dice",
+    "EnteredDice": "fracas.core.dice",
+    "ScriptedDice": "fracas.core.dice",
+    "commitment_of": "fracas.core.dice",
+    "derive_face": "fracas.core.dice",
+    "Encounter": "fracas.core.encounter",
+    "RunResult": "fracas.core.encounter",
+    "FracasError": "fracas.core.errors",
+    "IllegalAction": "fracas.core.errors",
+    "ScenarioError": "fracas.core.errors",
+    "AnyEvent": "fracas.core.events",
+    "Entry": "fracas.core.events",
+    "Event": "fracas.core.events",
+    "LogWriter": "fracas.core.log",
+    "read_log": "fracas.core.log",
+    "LoadedScenario": "fracas.core.scenario",
+    "load_scenario": "fracas.core.scenario",
+    "State": "fracas.core.state",
+    "apply": "fracas.core.state",
+    "replay": "fracas.core.state",
+    "state_to_builtins": "fracas.core.state",
+    "RuleSystem": "fracas.core.system",
+    "get_system": "fracas.core.system",
+    "system_names": "fracas.core.system",
+    "Replayed": "fracas.services.run",
+    "replay_log": "fracas.services.run",
+    "run_scenario": "fracas.services.run",
+}
 
 __all__ = [
     "AnyEvent",
@@ -45,3 +90,16 @@ __all__ = [
     "state_to_builtins",
     "system_names",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'fracas' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

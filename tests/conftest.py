@@ -1,6 +1,6 @@
 """Shared helpers: run a scenario with fixed dice, build an encounter to poke at.
 
-Worked examples use :class:`engine.dice.ScriptedDice` (a fixed "deck", as
+Worked examples use :class:`fracas.core.dice.ScriptedDice` (a fixed "deck", as
 pokerkit fixes the deck) so every test names the faces the rule text names.
 """
 
@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-
-from engine.api import run_scenario
-from engine.dice import ScriptedDice
-from engine.encounter import Encounter, RunResult
-from engine.events import Entry, Event
-from engine.log import read_log
-from engine.scenario import LoadedScenario, load_scenario
-from engine.system import get_system
+from fracas.core.dice import ScriptedDice
+from fracas.core.encounter import Encounter, RunResult
+from fracas.core.events import Entry, Event
+from fracas.core.log import read_log
+from fracas.core.scenario import LoadedScenario, load_scenario
+from fracas.core.system import get_system
+from fracas.services.run import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -64,7 +63,7 @@ def encounter_for(scenario: Path | str, dice: Sequence[int] = (), tmp_path: Path
     enc = Encounter(system, loaded, seed="test", dice=ScriptedDice(dice), log_path=None)
     enc.emit(enc.header())
     enc.round = 1
-    from engine.events import RoundStarted
+    from fracas.core.events import RoundStarted
 
     enc.emit(RoundStarted(round=1))
     for spec in loaded.spec.actors:

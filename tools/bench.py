@@ -9,8 +9,8 @@
 
 For each system's duel (scenarios/point_zero/duel.toml, scenarios/zcorps/duel.toml,
 scenarios/d100/duel.toml): fights/s and events/s running with a JSONL log,
-bytes/event, events/s replaying those logs (``engine.api.replay_log``),
-recorded rolls/s, verify events/s (``engine.verify.verify_throughput`` on
+bytes/event, events/s replaying those logs (``fracas.services.run.replay_log``),
+recorded rolls/s, verify events/s (``fracas.services.verify.verify_throughput`` on
 >= 10,000 events of duel logs, then on one log of >= 10,000 events of the
 system's long scenario: tests/data/pz_endless.toml, zc_horde.toml,
 d100_siege.toml; verify figures are CPU time, the work done) and
@@ -22,8 +22,8 @@ and the mean number of rounds must agree within sampling error; the
 ``sanity`` line says so, and counts the seeds whose fight ends the same way
 (the bare loops draw their dice in the engine's order, so they all should).
 Then the 3-versus-3 warehouse, a long log (replay speed and memory), batch fights/s per worker count with the scaling
-efficiency (``engine.batch.bench_batch``), and Dask-local
-versus the process pool (``engine.batch.bench_dask_vs_pool``, not with
+efficiency (``fracas.services.batch.bench_batch``), and Dask-local
+versus the process pool (``fracas.services.batch.bench_dask_vs_pool``, not with
 ``--quick``).
 
 The last line is ``overhead_vs_bare: X`` for the Point Zéro duel. Nothing
@@ -46,14 +46,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.api import replay_log, run_scenario
-from engine.batch import bench_batch, bench_dask_vs_pool
-from engine.dice import DerivedDice
-from engine.encounter import Encounter
-from engine.errors import FracasError
-from engine.scenario import LoadedScenario, load_scenario
-from engine.system import get_system
-from engine.verify import bench_verify, verify_throughput
+from fracas.core.dice import DerivedDice
+from fracas.core.encounter import Encounter
+from fracas.core.errors import FracasError
+from fracas.core.scenario import LoadedScenario, load_scenario
+from fracas.core.system import get_system
+from fracas.services.batch import bench_batch, bench_dask_vs_pool
+from fracas.services.run import replay_log, run_scenario
+from fracas.services.verify import bench_verify, verify_throughput
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "scenarios" / "point_zero" / "duel.toml"
@@ -76,7 +76,7 @@ def timed(fn: Callable[[], object]) -> float:
 # ------------------------------------------------------- the bare loops
 #
 # Each bare loop is one duel's rules as a plain Python loop: the same
-# derived dice (engine.dice.DerivedDice), no events, no SimPy, no log, no
+# derived dice (fracas.core.dice.DerivedDice), no events, no SimPy, no log, no
 # policy objects. It mirrors what the engine does in that duel under the
 # duel's policies, and nothing the duel cannot reach. It returns the winning
 # side (None: a draw) and the rounds played.
@@ -632,8 +632,8 @@ def roll_point_zero(enc: Encounter) -> None:
 
 
 def roll_zcorps(enc: Encounter) -> None:
-    from systems.zcorps.odds import DCode
-    from systems.zcorps.resolution import roll_code
+    from fracas.systems.zcorps.odds import DCode
+    from fracas.systems.zcorps.resolution import roll_code
 
     roll_code(enc, "dutch", DCode(4, 1), purpose="bench", rule="ZC-DICE-1")
 
@@ -811,7 +811,7 @@ def peak_rss_kib() -> int:
 def replay_peak_rss_mb(path: Path) -> float:
     """Peak RSS of a fresh process that replays the log (includes the interpreter)."""
     code = (
-        "import sys\nfrom pathlib import Path\nfrom engine.api import replay_log\n"
+        "import sys\nfrom pathlib import Path\nfrom fracas.services.run import replay_log\n"
         + inspect.getsource(peak_rss_kib)
         + "replay_log(Path(sys.argv[1]))\nprint(peak_rss_kib())\n"
     )

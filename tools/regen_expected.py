@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engine.logdiff import expected_log_path, first_difference, run_to_bytes
+from fracas.services.logdiff import expected_log_path, first_difference, run_to_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,6 @@
 """The d100 system of seed 002: a BRP-like percentile game with stun and lethal modes, registered as ``d100``.
 
-``SYSTEM.odds`` is :mod:`systems.d100.odds`, the exact band probabilities
+``SYSTEM.odds`` is :mod:`fracas.systems.d100.odds`, the exact band probabilities
 of a d100 test that ``fracas odds d100`` prints and the tests use as oracle.
 """
 
@@ -11,16 +11,16 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
-from engine import events as E
-from engine.encounter import PRIORITY_ACT, TICKS_PER_SECOND, Encounter
-from engine.scenario import parse_duration
-from engine.system import Process
-from systems.d100 import odds as odds_module
-from systems.d100 import resolution as R
-from systems.d100.oddscmd import D100OddsCommand
-from systems.d100.policies import POLICIES, Plan, decide, reaction, round_start
-from systems.d100.rules import RULE_IDS, D100Rules
-from systems.d100.sheet import Actor, Scenario, luck_of, validate
+from fracas.core import events as E
+from fracas.core.encounter import PRIORITY_ACT, TICKS_PER_SECOND, Encounter
+from fracas.core.scenario import parse_duration
+from fracas.core.system import Process
+from fracas.systems.d100 import odds as odds_module
+from fracas.systems.d100 import resolution as R
+from fracas.systems.d100.oddscmd import D100OddsCommand
+from fracas.systems.d100.policies import POLICIES, Plan, decide, reaction, round_start
+from fracas.systems.d100.rules import RULE_IDS, D100Rules
+from fracas.systems.d100.sheet import Actor, Scenario, luck_of, validate
 
 __all__ = ["D100", "SYSTEM", "outcome_odds"]
 

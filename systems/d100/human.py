@@ -1,7 +1,7 @@
 """d100 ``human`` policy: the legal choices of a turn, offered with their odds.
 
 Three questions, each followed by exactly one ``ActionDeclared`` with
-``policy="human"`` and the chosen text (engine.decide's contract):
+``policy="human"`` and the chosen text (fracas.core.decide's contract):
 
 - as the round starts (D100-TURN-1: a reload takes the whole round, so it
   is committed then), asked only when a ready weapon has room in its
@@ -15,7 +15,7 @@ Three questions, each followed by exactly one ``ActionDeclared`` with
   reaction is possible: dodge (room to move), parry (an object to parry
   with), or no reaction.
 
-Odds are exact, from :mod:`systems.d100.odds`, as things stand when asked:
+Odds are exact, from :mod:`fracas.systems.d100.odds`, as things stand when asked:
 a shot's attack roll (D100-ATK-1: the weapon skill with the shooter's
 standing penalties, before the target's reaction and the Panne check), a
 reaction's dodge or parry roll (its standing penalties and -20 per reaction
@@ -24,12 +24,12 @@ already made this round).
 
 from __future__ import annotations
 
-from engine import events as E
-from engine.decide import Choice, ask_human
-from engine.encounter import Encounter
-from systems.d100 import resolution as R
-from systems.d100.odds import odds
-from systems.d100.policies import Plan, enemies
+from fracas.core import events as E
+from fracas.core.decide import Choice, ask_human
+from fracas.core.encounter import Encounter
+from fracas.systems.d100 import resolution as R
+from fracas.systems.d100.odds import odds
+from fracas.systems.d100.policies import Plan, enemies
 
 HUMAN = "human"
 

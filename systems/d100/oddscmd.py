@@ -1,7 +1,7 @@
 """``fracas odds d100 55 --mod -30 [--not-attack]``: the exact bands of a d100 test.
 
 The provider the engine's ``odds`` command finds on the system object
-(``SYSTEM.odds_command``); the arithmetic is :mod:`systems.d100.odds`.
+(``SYSTEM.odds_command``); the arithmetic is :mod:`fracas.systems.d100.odds`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from systems.d100.odds import format_odds, odds
+from fracas.systems.d100.odds import format_odds, odds
 
 
 class D100OddsCommand:

@@ -6,7 +6,7 @@
   otherwise), shoots to kill, at the most hurt then nearest enemy.
 - ``passive``: shoots (lethal first) at the nearest enemy and never reacts.
 - ``human``: the person at the table decides the reload, the turn and the
-  reaction (:mod:`systems.d100.human`).
+  reaction (:mod:`fracas.systems.d100.human`).
 
 All of them stand up when prone, pick up a dropped weapon, clear jams, work
 on serious jams, reload when empty, and fall back on their next weapon when
@@ -19,10 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import msgspec
-
-from engine.encounter import Encounter
-from engine.state import ActorState
-from systems.d100.resolution import (
+from fracas.core.encounter import Encounter
+from fracas.core.state import ActorState
+from fracas.systems.d100.resolution import (
     IS_PRONE,
     JAMMED,
     READY,
@@ -35,7 +34,7 @@ from systems.d100.resolution import (
     pos,
     sheet,
 )
-from systems.d100.sheet import Actor
+from fracas.systems.d100.sheet import Actor
 
 HUMAN = "human"
 
@@ -104,7 +103,7 @@ def decide(enc: Encounter, actor: str) -> Plan:
     """D100-TURN-1: the plan of ``actor`` on its turn, by its policy."""
     spec = sheet(enc, actor)
     if spec.policy == HUMAN:
-        from systems.d100.human import human_turn
+        from fracas.systems.d100.human import human_turn
 
         return human_turn(enc, actor)
     return _ai_plan(enc, actor, spec, aim=True)
@@ -143,7 +142,7 @@ def round_start(enc: Encounter, actor: str) -> Plan:
     """D100-TURN-1: the decision as the round starts, where a reload (the whole round) is committed."""
     spec = sheet(enc, actor)
     if spec.policy == HUMAN:
-        from systems.d100.human import human_round_start
+        from fracas.systems.d100.human import human_round_start
 
         return human_round_start(enc, actor)
     # Only a reload is committed now: a plan to shoot waits for the count to pick its target.
@@ -154,7 +153,7 @@ def reaction(enc: Encounter, defender: str, attacker: str) -> str:
     """D100-REACT-1: the target's choice before the shot: its first possible reaction, else none."""
     policy = sheet(enc, defender).policy
     if policy == HUMAN:
-        from systems.d100.human import human_reaction
+        from fracas.systems.d100.human import human_reaction
 
         return human_reaction(enc, defender, attacker)
     for choice in POLICY_TABLE[policy].reactions:

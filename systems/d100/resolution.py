@@ -9,7 +9,7 @@ docstring; the functions read the live state through the encounter and
 change it only by emitting events. ``enc.rules`` is the effective
 :class:`D100Rules`.
 
-Every d100 test is classified by :func:`systems.d100.odds.band_of`, the
+Every d100 test is classified by :func:`fracas.systems.d100.odds.band_of`, the
 same function the odds (and the chi-square test) count, so engine and
 oracle share one definition of the bands.
 """
@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from engine import events as E
-from engine.encounter import TICKS_PER_SECOND, Encounter, tie_broken_order
-from engine.state import ActorState
-from systems.d100.odds import band_of, effective_skill
-from systems.d100.rules import (
+from fracas.core import events as E
+from fracas.core.encounter import TICKS_PER_SECOND, Encounter, tie_broken_order
+from fracas.core.state import ActorState
+from fracas.systems.d100.odds import band_of, effective_skill
+from fracas.systems.d100.rules import (
     ALL_DAMAGE,
     BROKEN,
     DROPPED,
@@ -39,7 +39,7 @@ from systems.d100.rules import (
     dex_bonus,
     table_lookup,
 )
-from systems.d100.sheet import Actor, Weapon, luck_of, parse_dice
+from fracas.systems.d100.sheet import Actor, Weapon, luck_of, parse_dice
 
 # Weapon states (WeaponStateChanged) and conditions (ConditionSet).
 READY = "ready"

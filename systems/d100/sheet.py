@@ -6,9 +6,8 @@ import re
 from typing import Any
 
 import msgspec
-
-from engine.errors import ScenarioError
-from engine.scenario import ActorBase, CoverZone, MapSpec, ScenarioBase, Spec, check_common, locate, parse_duration
+from fracas.core.errors import ScenarioError
+from fracas.core.scenario import ActorBase, CoverZone, MapSpec, ScenarioBase, Spec, check_common, locate, parse_duration
 
 POLICIES = ("aggressive", "security", "raider", "passive", "human")
 MODES = ("stun", "lethal")
@@ -88,7 +87,7 @@ def luck_of(actor: Actor) -> int:
 
 def validate(scenario: Scenario, file: str, text: str) -> None:
     """Checks the Structs cannot express; each error names its $.path."""
-    from systems.d100.rules import D100Rules  # the rules table may be overridden by the scenario
+    from fracas.systems.d100.rules import D100Rules  # the rules table may be overridden by the scenario
 
     def fail(path: str, msg: str) -> None:
         raise ScenarioError(file, path, msg, line=locate(text, path))

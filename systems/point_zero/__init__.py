@@ -5,16 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import simpy
-
-from engine import events as E
-from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
-from engine.scenario import parse_duration
-from engine.system import Process
-from systems.point_zero import resolution as R
-from systems.point_zero.oddscmd import PointZeroOdds
-from systems.point_zero.policies import POLICIES, Plan
-from systems.point_zero.rules import PHYSICAL, RULE_IDS, SHOCK, PointZeroRules
-from systems.point_zero.sheet import Actor, Scenario, validate
+from fracas.core import events as E
+from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from fracas.core.scenario import parse_duration
+from fracas.core.system import Process
+from fracas.systems.point_zero import resolution as R
+from fracas.systems.point_zero.oddscmd import PointZeroOdds
+from fracas.systems.point_zero.policies import POLICIES, Plan
+from fracas.systems.point_zero.rules import PHYSICAL, RULE_IDS, SHOCK, PointZeroRules
+from fracas.systems.point_zero.sheet import Actor, Scenario, validate
 
 __all__ = ["SYSTEM", "PointZero"]
 
@@ -35,7 +34,7 @@ class PointZero:
 
     def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
         """The exact probability of this test's result or a better one (systems/point_zero/odds.py)."""
-        from systems.point_zero.odds import outcome_odds
+        from fracas.systems.point_zero.odds import outcome_odds
 
         return outcome_odds(test, dice)
 

@@ -1,6 +1,6 @@
 """Point Zéro ``human`` policy: the legal actions of the round, offered with their odds.
 
-The list (each entry a :class:`~systems.point_zero.policies.Plan`, shown by
+The list (each entry a :class:`~fracas.systems.point_zero.policies.Plan`, shown by
 its text, the text its ``ActionDeclared`` will carry):
 
 - what the aggressive and the cautious AI would do, first;
@@ -12,8 +12,8 @@ its text, the text its ``ActionDeclared`` will carry):
 
 Odds are the exact probability of success of the attack test as things
 stand at declaration (position, light, cover, movement so far), from
-:mod:`systems.point_zero.odds`; other actions have none. The decision itself
-goes through :func:`engine.decide.ask_human`, so a replay takes it from the
+:mod:`fracas.systems.point_zero.odds`; other actions have none. The decision itself
+goes through :func:`fracas.core.decide.ask_human`, so a replay takes it from the
 log.
 """
 
@@ -21,19 +21,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.decide import Choice, ask_human
-from engine.encounter import Encounter
-from systems.point_zero import resolution as R
-from systems.point_zero.odds import at_least
-from systems.point_zero.sheet import MELEE_SKILLS
+from fracas.core.decide import Choice, ask_human
+from fracas.core.encounter import Encounter
+from fracas.systems.point_zero import resolution as R
+from fracas.systems.point_zero.odds import at_least
+from fracas.systems.point_zero.sheet import MELEE_SKILLS
 
 if TYPE_CHECKING:
-    from systems.point_zero.policies import Plan
+    from fracas.systems.point_zero.policies import Plan
 
 
 def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
     """The plans offered to a human for ``actor`` this round, distinct by text."""
-    from systems.point_zero.policies import Plan, aggressive, cautious, enemies
+    from fracas.systems.point_zero.policies import Plan, aggressive, cautious, enemies
 
     a = enc.state.actors[actor]
     here = R.pos(a)

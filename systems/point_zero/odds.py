@@ -14,8 +14,7 @@ from functools import lru_cache
 from math import factorial
 
 import msgspec
-
-from engine import events as E
+from fracas.core import events as E
 
 __all__ = ["TestOdds", "at_least", "format_test_odds", "keep_best_distribution", "outcome_odds", "test_odds"]
 

@@ -1,7 +1,7 @@
 """``fracas odds point_zero 5 --keep 3 --vs 12 [--surpass N]``: the exact odds of a test.
 
 The provider the engine's ``odds`` command finds on the system object
-(``SYSTEM.odds_command``); the arithmetic is :mod:`systems.point_zero.odds`.
+(``SYSTEM.odds_command``); the arithmetic is :mod:`fracas.systems.point_zero.odds`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from systems.point_zero.odds import format_test_odds, test_odds
+from fracas.systems.point_zero.odds import format_test_odds, test_odds
 
 
 class PointZeroOdds:

@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import msgspec
-
-from engine.encounter import Encounter
-from engine.state import ActorState
-from systems.point_zero.human import human
-from systems.point_zero.resolution import (
+from fracas.core.encounter import Encounter
+from fracas.core.state import ActorState
+from fracas.systems.point_zero.human import human
+from fracas.systems.point_zero.resolution import (
     Cell,
     actor_distance,
     cover_at,
@@ -30,7 +29,7 @@ from systems.point_zero.resolution import (
     sprint_distance,
     worst_level,
 )
-from systems.point_zero.sheet import MELEE_SKILLS, Weapon
+from fracas.systems.point_zero.sheet import MELEE_SKILLS, Weapon
 
 
 class Plan(msgspec.Struct, kw_only=True):

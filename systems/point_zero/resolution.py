@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from engine import events as E
-from engine.encounter import Encounter, tie_broken_order
-from engine.scenario import CoverZone
-from engine.state import ActorState
-from systems.point_zero.rules import PHYSICAL, SHOCK, PointZeroRules
-from systems.point_zero.sheet import MELEE_SKILLS, Actor, Bands, Weapon, parse_pu
+from fracas.core import events as E
+from fracas.core.encounter import Encounter, tie_broken_order
+from fracas.core.scenario import CoverZone
+from fracas.core.state import ActorState
+from fracas.systems.point_zero.rules import PHYSICAL, SHOCK, PointZeroRules
+from fracas.systems.point_zero.sheet import MELEE_SKILLS, Actor, Bands, Weapon, parse_pu
 
 # ------------------------------------------------------------------ helpers
 

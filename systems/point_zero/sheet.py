@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from engine.errors import ScenarioError
-from engine.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
+from fracas.core.errors import ScenarioError
+from fracas.core.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
 
 RANGED_SKILLS = ("handguns", "bows_thrown", "shoulder_arms", "heavy_weapons")
 MELEE_SKILLS = ("brawl", "melee")
@@ -108,7 +108,7 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
 
 
 def scenario_rules_armour(scenario: Scenario) -> dict[str, int]:
-    from systems.point_zero.rules import PointZeroRules
+    from fracas.systems.point_zero.rules import PointZeroRules
 
     table = scenario.rules.get("armour_sb")
     return dict(table) if isinstance(table, dict) else PointZeroRules().armour_sb

@@ -6,17 +6,16 @@ import re
 from typing import Any
 
 import simpy
-
-from engine import events as E
-from engine.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
-from engine.scenario import parse_duration
-from engine.state import DISABLING
-from engine.system import Process
-from systems.zcorps import resolution as R
-from systems.zcorps.odds import DCode, parse_code, success_probability
-from systems.zcorps.oddscmd import ZCorpsOdds
-from systems.zcorps.policies import POLICIES, defend_melee, defend_ranged, wants_extra_action
-from systems.zcorps.rules import (
+from fracas.core import events as E
+from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from fracas.core.scenario import parse_duration
+from fracas.core.state import DISABLING
+from fracas.core.system import Process
+from fracas.systems.zcorps import resolution as R
+from fracas.systems.zcorps.odds import DCode, parse_code, success_probability
+from fracas.systems.zcorps.oddscmd import ZCorpsOdds
+from fracas.systems.zcorps.policies import POLICIES, defend_melee, defend_ranged, wants_extra_action
+from fracas.systems.zcorps.rules import (
     INCAPACITATED,
     MORTALLY,
     RULE_IDS,
@@ -26,7 +25,7 @@ from systems.zcorps.rules import (
     WOUNDS,
     ZCorpsRules,
 )
-from systems.zcorps.sheet import Actor, Scenario, validate
+from fracas.systems.zcorps.sheet import Actor, Scenario, validate
 
 __all__ = ["SYSTEM", "ZCorps", "logged_pool", "outcome_odds"]
 

@@ -2,7 +2,7 @@
 
 ``roll_pool`` and ``add_cp`` take ``draw(n) -> n faces`` and nothing else, so
 the encounter (which draws from its dice source and logs every face) and the
-chi-square test against :mod:`systems.zcorps.odds` run the very same code.
+chi-square test against :mod:`fracas.systems.zcorps.odds` run the very same code.
 
 Draw order, fixed so a worked example can script its faces: the code's plain
 dice first, then the Joker and each of its rerolls (the plain dice and the
@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import msgspec
-
-from systems.zcorps.odds import DCode
+from fracas.systems.zcorps.odds import DCode
 
 Draw = Callable[[int], list[int]]
 

@@ -1,6 +1,6 @@
 """Z-Corps ``human`` policy: the legal actions of an action count, offered with their odds.
 
-The list (each entry a :class:`~systems.zcorps.resolution.Plan`, shown by its
+The list (each entry a :class:`~fracas.systems.zcorps.resolution.Plan`, shown by its
 text, the text its ``ActionDeclared`` will carry), distinct by text:
 
 - held (ZC-BRAWL-1): only the escape;
@@ -20,7 +20,7 @@ as things stand at declaration: the pool with its penalties and aiming
 dice, the difficulty with the target's current defences, the range band and
 every "+ND" difficulty die (cover, light, firing mode, called shot,
 manoeuvre) convolved exactly, ZC-DIFF-1's floor of 3 applied, from
-:mod:`systems.zcorps.odds`; before any CP or Cojones (the stakes only allow
+:mod:`fracas.systems.zcorps.odds`; before any CP or Cojones (the stakes only allow
 them). An active defence the target may still roll is not in them.
 
 Active defence (ZC-DEF-1) is the human's choice too, asked when an attack on
@@ -28,7 +28,7 @@ the actor allows one: "active defence (SKILL) against X, spending an
 action", the very text the resolution declares, or "no active defence
 against X", which :func:`human_defence` declares itself, so every question
 is followed by exactly one ``ActionDeclared`` with ``policy="human"``
-(engine.decide's contract). A human takes no extra action (ZC-MULTI-1).
+(fracas.core.decide's contract). A human takes no extra action (ZC-MULTI-1).
 """
 
 from __future__ import annotations
@@ -37,15 +37,15 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engine import events as E
-from engine.decide import Choice, ask_human
-from engine.encounter import Encounter
-from systems.zcorps import resolution as R
-from systems.zcorps.odds import DCode, success_probability
-from systems.zcorps.rules import FIREARMS
+from fracas.core import events as E
+from fracas.core.decide import Choice, ask_human
+from fracas.core.encounter import Encounter
+from fracas.systems.zcorps import resolution as R
+from fracas.systems.zcorps.odds import DCode, success_probability
+from fracas.systems.zcorps.rules import FIREARMS
 
 if TYPE_CHECKING:
-    from systems.zcorps.resolution import Plan
+    from fracas.systems.zcorps.resolution import Plan
 
 HUMAN = "human"
 _MULTI = ("semi_multi", "burst_multi")
@@ -53,7 +53,7 @@ _MULTI = ("semi_multi", "burst_multi")
 
 def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
     """The plans offered to a human for ``actor`` at this action count, distinct by text."""
-    from systems.zcorps.policies import aggressive, cautious, foes
+    from fracas.systems.zcorps.policies import aggressive, cautious, foes
 
     a = enc.state.actors[actor]
     here = R.pos(a)

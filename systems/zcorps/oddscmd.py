@@ -1,7 +1,7 @@
 """``fracas odds zcorps "4D+2" --vs 15 [--cp 1] [--cojones] [--all-cp-wild]``: the exact odds of a roll.
 
 The provider the engine's ``odds`` command finds on the system object
-(``SYSTEM.odds_command``); the arithmetic is :mod:`systems.zcorps.odds`.
+(``SYSTEM.odds_command``); the arithmetic is :mod:`fracas.systems.zcorps.odds`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from systems.zcorps.odds import MAX_CP, format_odds, odds, parse_code
+from fracas.systems.zcorps.odds import MAX_CP, format_odds, odds, parse_code
 
 
 class ZCorpsOdds:

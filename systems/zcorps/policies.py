@@ -11,7 +11,7 @@
 - ``zombie``: shambles toward the nearest living, grabs, then bites.
 - ``scripted``: one step of the scenario's ``script`` for the round's first action.
 - ``human``: the person at the table picks from the legal actions, and
-  whether to defend actively (:mod:`systems.zcorps.human`).
+  whether to defend actively (:mod:`fracas.systems.zcorps.human`).
 
 CP and Cojones follow the plan's ``stakes`` (see resolution.skill_test).
 Policies are deterministic: no randomness, so a replay needs no AI code.
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.encounter import Encounter
-from engine.state import DISABLING, ActorState
-from systems.zcorps.human import human, human_defence
-from systems.zcorps.odds import success_probability
-from systems.zcorps.resolution import (
+from fracas.core.encounter import Encounter
+from fracas.core.state import DISABLING, ActorState
+from fracas.systems.zcorps.human import human, human_defence
+from fracas.systems.zcorps.odds import success_probability
+from fracas.systems.zcorps.resolution import (
     GONE,
     Plan,
     actor_at,
@@ -45,8 +45,8 @@ from systems.zcorps.resolution import (
     traits_table,
     worst_level,
 )
-from systems.zcorps.rules import INCAPACITATED
-from systems.zcorps.sheet import Weapon, burst_size, ranges_of
+from fracas.systems.zcorps.rules import INCAPACITATED
+from fracas.systems.zcorps.sheet import Weapon, burst_size, ranges_of
 
 Policy = Callable[[Encounter, str], Plan]
 

@@ -22,14 +22,13 @@ from types import MappingProxyType
 from typing import Any
 
 import msgspec
-
-from engine import events as E
-from engine.encounter import Encounter, tie_broken_order
-from engine.scenario import CoverZone
-from engine.state import ActorState
-from systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
-from systems.zcorps.odds import DCode, parse_code, success_probability
-from systems.zcorps.rules import (
+from fracas.core import events as E
+from fracas.core.encounter import Encounter, tie_broken_order
+from fracas.core.scenario import CoverZone
+from fracas.core.state import ActorState
+from fracas.systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
+from fracas.systems.zcorps.odds import DCode, parse_code, success_probability
+from fracas.systems.zcorps.rules import (
     DEAD,
     FIREARMS,
     INCAPACITATED,
@@ -41,7 +40,7 @@ from systems.zcorps.rules import (
     WOUNDS,
     ZCorpsRules,
 )
-from systems.zcorps.sheet import (
+from fracas.systems.zcorps.sheet import (
     ATTRIBUTES,
     SKILL_ATTRIBUTE,
     Actor,

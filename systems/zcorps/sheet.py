@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.errors import ScenarioError
-from engine.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
-from systems.zcorps.odds import DCode, parse_code
-from systems.zcorps.rules import CLOSE, FIREARMS
+from fracas.core.errors import ScenarioError
+from fracas.core.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
+from fracas.systems.zcorps.odds import DCode, parse_code
+from fracas.systems.zcorps.rules import CLOSE, FIREARMS
 
 POLICIES = ("aggressive", "cautious", "zombie", "scripted", "human")
 #: what a script step may do (systems/zcorps/policies.py scripted)

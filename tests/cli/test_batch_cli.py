@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 from conftest import need
-
-from engine import batch as B
-from engine.api import replay_log
-from engine.cli import main
+from fracas.cli.main import main
+from fracas.services import batch as B
+from fracas.services.run import replay_log
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml")

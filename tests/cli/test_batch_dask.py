@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 from conftest import need
-
-from engine import batch as B
-from engine.cli import main
+from fracas.cli.main import main
+from fracas.services import batch as B
 
 distributed = need("distributed")
 

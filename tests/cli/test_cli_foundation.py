@@ -9,16 +9,13 @@ from pathlib import Path
 
 import pytest
 from conftest import SCENARIOS
-
-from engine.cli import main
+from fracas.cli.main import main
 
 MIRA = SCENARIOS / "point_zero" / "mira_vs_guard.toml"
 
 
 def fracas(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "engine.cli", *args], capture_output=True, text=True, cwd=cwd, check=False
-    )
+    return subprocess.run([sys.executable, "-m", "fracas", *args], capture_output=True, text=True, cwd=cwd, check=False)
 
 
 def test_run_prints_a_play_by_play_and_writes_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -47,7 +47,7 @@ DOCS_WITH_EXAMPLES = [p for p in DOCS if session(p)]
 def run(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     line = line.split("  #")[0]
     argv = shlex.split(line)
-    prefix = [sys.executable, "-m", "engine.cli"] if argv[0] == "fracas" else [sys.executable]
+    prefix = [sys.executable, "-m", "fracas"] if argv[0] == "fracas" else [sys.executable]
     argv = [*prefix, *argv[1:]]
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False, timeout=300)
 

@@ -2,7 +2,7 @@
 
 Opens the page from disk, steps with the keyboard and the slider, and checks
 the DOM (token positions, monitor boxes, narrated line, roll audit) against
-``engine.state.replay`` at the same seq. Leaves a screenshot of the end of the
+``fracas.core.state.replay`` at the same seq. Leaves a screenshot of the end of the
 fight in ``tests/artifacts/mira_end.png`` for a human to look at.
 """
 
@@ -16,13 +16,12 @@ from typing import Any
 
 import pytest
 from conftest import need
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.log import read_log
-from engine.narrate import Narrator
-from engine.render import render_html, roll_groups
-from engine.state import replay
+from fracas.core import events as E
+from fracas.core.log import read_log
+from fracas.core.state import replay
+from fracas.services.narrate import Narrator
+from fracas.services.render import render_html, roll_groups
+from fracas.services.run import run_scenario
 
 sync_api = need("playwright.sync_api")
 

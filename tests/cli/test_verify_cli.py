@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from engine.api import run_scenario
-from engine.cli import main
+from fracas.cli.main import main
+from fracas.services.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRA = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
@@ -32,7 +31,7 @@ def test_an_intact_log_exits_0_with_every_step_ok(log: Path, capsys: pytest.Capt
 def test_a_rechained_edited_face_exits_1_naming_line_seq_expected_and_found(
     log: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from engine.log import GENESIS, encode_entry, read_log
+    from fracas.core.log import GENESIS, encode_entry, read_log
 
     entries = read_log(log).entries
     lines, prev = [], GENESIS

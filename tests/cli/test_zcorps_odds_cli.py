@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from engine.cli import main
+from fracas.cli.main import main
 
 
 def test_odds_zcorps_prints_success_critical_failure_and_mean(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,14 +11,13 @@ from pathlib import Path
 import msgspec
 import pytest
 from conftest import all_scenarios
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.dice import DerivedDice
-from engine.log import chained_bytes, read_log, to_binary
-from engine.logdiff import expected_log_path, first_difference
-from engine.state import replay, state_digest, state_to_builtins
-from engine.system import get_system, system_names
+from fracas.core import events as E
+from fracas.core.dice import DerivedDice
+from fracas.core.log import chained_bytes, read_log, to_binary
+from fracas.core.state import replay, state_digest, state_to_builtins
+from fracas.core.system import get_system, system_names
+from fracas.services.logdiff import expected_log_path, first_difference
+from fracas.services.run import run_scenario
 
 SCENARIOS = all_scenarios()
 IDS = [f"{p.parent.name}/{p.stem}" for p in SCENARIOS]

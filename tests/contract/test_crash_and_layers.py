@@ -12,10 +12,9 @@ import time
 from pathlib import Path
 
 from conftest import DATA, ROOT
-
-from engine import events as E
-from engine.log import chained_bytes, read_log
-from engine.state import replay
+from fracas.core import events as E
+from fracas.core.log import chained_bytes, read_log
+from fracas.core.state import replay
 
 
 def test_kill_9_mid_run_leaves_a_prefix_that_reads_back_with_an_intact_chain(tmp_path: Path) -> None:
@@ -24,7 +23,7 @@ def test_kill_9_mid_run_leaves_a_prefix_that_reads_back_with_an_intact_chain(tmp
         [
             sys.executable,
             "-m",
-            "engine.cli",
+            "fracas",
             "run",
             str(DATA / "pz_endless.toml"),
             "--seed",
@@ -54,15 +53,64 @@ def test_kill_9_mid_run_leaves_a_prefix_that_reads_back_with_an_intact_chain(tmp
     assert replay(entries).round >= 1
 
 
+def _imports(path: Path) -> list[str]:
+    """Every module a file imports, absolute (``from . import x`` is resolved against the file's package)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top, *inner = path.relative_to(ROOT).parent.parts
+    package = ["fracas", *([] if top == "engine" else [top]), *inner]
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base)
+            names.append(module)
+            names += [f"{module}.{a.name}" for a in node.names]
+    return names
+
+
+#: The engine's layers, lowest first: a module may import its own layer and those below it.
+LAYERS = ["fracas.core", "fracas.services", "fracas.cli"]
+
+
+def _layer(module: str) -> int | None:
+    for rank, layer in enumerate(LAYERS):
+        if module == layer or module.startswith(layer + "."):
+            return rank
+    return None
+
+
 def test_engine_never_imports_systems() -> None:
     offenders = []
     for path in sorted((ROOT / "engine").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n == "systems" or n.startswith("systems.")]
+        offenders += [
+            f"{path.relative_to(ROOT)}: {n}"
+            for n in _imports(path)
+            if n in ("systems", "fracas.systems") or n.startswith(("systems.", "fracas.systems."))
+        ]
+    assert offenders == []
+
+
+def test_engine_layers_only_import_downwards() -> None:
+    """core <- services <- cli: the folder shows the architecture (docs/api.md)."""
+    offenders = []
+    for layer_rank, layer in enumerate(LAYERS):
+        folder = ROOT / "engine" / layer.split(".")[1]
+        for path in sorted(folder.rglob("*.py")):
+            for module in _imports(path):
+                rank = _layer(module)
+                if rank is not None and rank > layer_rank:
+                    offenders.append(f"{path.relative_to(ROOT)} ({layer}) imports {module}")
+    assert offenders == []
+
+
+def test_systems_import_only_the_core_and_the_public_api() -> None:
+    """A rule system is a plugin: it sees what an outside plugin sees (docs/plugins.md), never a service or the CLI."""
+    offenders = []
+    for path in sorted((ROOT / "systems").rglob("*.py")):
+        for module in _imports(path):
+            rank = _layer(module)
+            if rank is not None and rank > 0:
+                offenders.append(f"{path.relative_to(ROOT)} imports {module}")
     assert offenders == []

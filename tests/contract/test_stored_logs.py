@@ -12,12 +12,11 @@ from pathlib import Path
 import msgspec
 import pytest
 from conftest import DATA
-
-from engine import events as E
-from engine.api import replay_log
-from engine.log import read_log
-from engine.state import state_to_builtins
-from engine.verify import verify_log
+from fracas.core import events as E
+from fracas.core.log import read_log
+from fracas.core.state import state_to_builtins
+from fracas.services.run import replay_log
+from fracas.services.verify import verify_log
 
 STORED = sorted((DATA / "logs").glob("v*/*.jsonl"))
 
@@ -50,7 +49,7 @@ def test_a_fork_log_written_before_fork_die_existed_verifies(tmp_path: Path) -> 
     """Rewrite the stored fork as the older format (no fork_die), re-chained: verify counts the dice itself."""
     import hashlib
 
-    from engine.log import chained_bytes
+    from fracas.core.log import chained_bytes
 
     folder = DATA / "logs" / "v0.1.0"
     lines = (folder / "zcorps-duel-fork40.jsonl").read_bytes().splitlines()

@@ -15,12 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hypothesis import settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-
-from engine import events as E
-from engine.log import (
+from fracas.core import events as E
+from fracas.core.log import (
     GENESIS,
     LogWriter,
     TornLine,
@@ -30,6 +26,9 @@ from engine.log import (
     read_log,
     to_binary,
 )
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 texts = st.text(max_size=30)
 ints = st.integers(-(2**31), 2**31)
@@ -98,7 +97,7 @@ class LogMachine(RuleBasedStateMachine):
             "binary": LogWriter(self.paths["binary"], binary=True),
         }
         self.appended: list[E.Entry] = []
-        self.lines: list[bytes] = []  # the JSONL line of each entry (engine.log.encode_entry)
+        self.lines: list[bytes] = []  # the JSONL line of each entry (fracas.core.log.encode_entry)
         self.flushed = 0
         self.torn: dict[str, int] = {}  # form -> bytes left of the cut entry
 

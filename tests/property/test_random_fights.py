@@ -8,13 +8,12 @@ from typing import Any
 
 import msgspec
 import tomli_w
+from fracas.core.events import EncounterEnded
+from fracas.core.log import read_log, to_binary, write_entries
+from fracas.core.state import replay, state_to_builtins
+from fracas.services.run import run_scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from engine.api import run_scenario
-from engine.events import EncounterEnded
-from engine.log import read_log, to_binary, write_entries
-from engine.state import replay, state_to_builtins
 
 WEAPONS = [
     {"name": "pistol", "skill": "handguns", "pu": "4d6", "ammo": 6, "reloads": 1},

@@ -8,15 +8,14 @@ from typing import Any
 
 import msgspec
 import tomli_w
+from fracas.core.events import EncounterEnded
+from fracas.core.log import read_log, to_binary
+from fracas.core.state import replay
+from fracas.services.run import run_scenario
+from fracas.services.verify import verify_log
+from fracas.systems.d100.rules import D100Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from engine.api import run_scenario
-from engine.events import EncounterEnded
-from engine.log import read_log, to_binary
-from engine.state import replay
-from engine.verify import verify_log
-from systems.d100.rules import D100Rules
 
 RULES = D100Rules()
 ARMOUR = sorted(RULES.armour)

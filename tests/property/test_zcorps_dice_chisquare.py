@@ -14,10 +14,9 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-
-from engine.dice import DerivedDice
-from systems.zcorps.dice import add_cp, roll_pool
-from systems.zcorps.odds import DCode, doubled, roll_distribution
+from fracas.core.dice import DerivedDice
+from fracas.systems.zcorps.dice import add_cp, roll_pool
+from fracas.systems.zcorps.odds import DCode, doubled, roll_distribution
 
 ROLLS = 100_000
 

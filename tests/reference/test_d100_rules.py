@@ -14,12 +14,11 @@ from typing import Any
 import pytest
 import tomli_w
 from conftest import encounter_for
-
-from engine import events as E
-from engine.encounter import Encounter
-from systems.d100 import SYSTEM
-from systems.d100 import resolution as R
-from systems.d100.rules import RULE_IDS, D100Rules, dex_bonus
+from fracas.core import events as E
+from fracas.core.encounter import Encounter
+from fracas.systems.d100 import SYSTEM
+from fracas.systems.d100 import resolution as R
+from fracas.systems.d100.rules import RULE_IDS, D100Rules, dex_bonus
 
 ANN: dict[str, Any] = {
     "id": "ann",

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 from conftest import encounter_for, run_fight
-
-from engine import events as E
-from engine.encounter import Encounter
-from engine.state import replay
-from systems.point_zero import SYSTEM
-from systems.point_zero import resolution as R
-from systems.point_zero.rules import RULE_IDS
+from fracas.core import events as E
+from fracas.core.encounter import Encounter
+from fracas.core.state import replay
+from fracas.systems.point_zero import SYSTEM
+from fracas.systems.point_zero import resolution as R
+from fracas.systems.point_zero.rules import RULE_IDS
 
 DUEL = """
 system = "point_zero"

@@ -9,9 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import DATA, Fight, run_fight
-
-from engine import events as E
-from engine.state import replay
+from fracas.core import events as E
+from fracas.core.state import replay
 
 #: Mira's INIT 4+4+5 = 13, the guard's 3+3+4 = 10; Mira's 5d6 shot 2,2,4,4,6; her
 #: pistol's 4d6 = 17; the guard's save 4,4,4 = 12 (MR 2); the guard's shot 1,1,1.

@@ -13,15 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from engine import events as E
-from engine.dice import ScriptedDice
-from engine.encounter import Encounter
-from engine.scenario import load_scenario
-from engine.system import get_system
-from systems.zcorps import resolution as R
-from systems.zcorps.odds import DCode
-from systems.zcorps.rules import RULE_IDS, WOUNDS
+from fracas.core import events as E
+from fracas.core.dice import ScriptedDice
+from fracas.core.encounter import Encounter
+from fracas.core.scenario import load_scenario
+from fracas.core.system import get_system
+from fracas.systems.zcorps import resolution as R
+from fracas.systems.zcorps.odds import DCode
+from fracas.systems.zcorps.rules import RULE_IDS, WOUNDS
 
 SCENARIO = """
 system = "zcorps"

@@ -7,12 +7,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.cli import main
-from engine.log import read_log
-from systems.d100 import outcome_odds
+from fracas.cli.main import main
+from fracas.core import events as E
+from fracas.core.log import read_log
+from fracas.services.run import run_scenario
+from fracas.systems.d100 import outcome_odds
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [ROOT / "scenarios" / "d100" / f"{name}.toml" for name in ("duel", "corridor")]

@@ -7,14 +7,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.audit import audit_log
-from engine.cli import main
-from engine.errors import FracasError
-from engine.log import read_log
-from systems.point_zero.odds import at_least, keep_best_distribution
+from fracas.cli.main import main
+from fracas.core import events as E
+from fracas.core.errors import FracasError
+from fracas.core.log import read_log
+from fracas.services.audit import audit_log
+from fracas.services.run import run_scenario
+from fracas.systems.point_zero.odds import at_least, keep_best_distribution
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRA = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"

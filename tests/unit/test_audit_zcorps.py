@@ -9,13 +9,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.cli import main
-from engine.log import read_log
-from systems.zcorps import logged_pool, outcome_odds
-from systems.zcorps.odds import DCode
+from fracas.cli.main import main
+from fracas.core import events as E
+from fracas.core.log import read_log
+from fracas.services.run import run_scenario
+from fracas.systems.zcorps import logged_pool, outcome_odds
+from fracas.systems.zcorps.odds import DCode
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [ROOT / "scenarios" / "zcorps" / f"{name}.toml" for name in ("firefight", "barricade")]

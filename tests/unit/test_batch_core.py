@@ -1,4 +1,4 @@
-"""engine.batch: seeds, intervals, quantiles, mergeable accumulators, sweeps, the driver."""
+"""fracas.services.batch: seeds, intervals, quantiles, mergeable accumulators, sweeps, the driver."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from typing import Any
 
 import msgspec
 import pytest
-
-from engine import batch as B
-from engine.api import run_scenario
-from engine.errors import FracasError, ScenarioError
+from fracas.core.errors import FracasError, ScenarioError
+from fracas.services import batch as B
+from fracas.services.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"

@@ -13,10 +13,9 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-
-from engine.dice import DerivedDice
-from systems.d100.odds import band_of
-from systems.d100.odds import test_bands as exact_bands
+from fracas.core.dice import DerivedDice
+from fracas.systems.d100.odds import band_of
+from fracas.systems.d100.odds import test_bands as exact_bands
 
 N = 100_000
 

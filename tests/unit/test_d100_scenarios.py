@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 from conftest import SCENARIOS, run_fight
-
-from engine import events as E
-from engine.errors import ScenarioError
-from engine.scenario import load_scenario
-from systems.d100 import SYSTEM
-from systems.d100 import odds as odds_module
+from fracas.core import events as E
+from fracas.core.errors import ScenarioError
+from fracas.core.scenario import load_scenario
+from fracas.systems.d100 import SYSTEM
+from fracas.systems.d100 import odds as odds_module
 
 DUEL = SCENARIOS / "d100" / "duel.toml"
 CORRIDOR = SCENARIOS / "d100" / "corridor.toml"

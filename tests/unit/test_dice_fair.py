@@ -12,10 +12,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-from engine.cli import main
-from engine.dice import commitment_of, derive_face, derive_key
-from engine.log import read_log
+from fracas.cli.main import main
+from fracas.core.dice import commitment_of, derive_face, derive_key
+from fracas.core.log import read_log
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRA = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
@@ -111,7 +110,7 @@ def test_the_standalone_tool_accepts_an_intact_log_and_names_the_line_of_a_chang
 
 def test_derived_dice_fast_path_equals_the_reference_hmac() -> None:
     """DerivedDice keys the HMAC once; every face must still be derive_face's."""
-    from engine.dice import DerivedDice, derive_face, derive_key
+    from fracas.core.dice import DerivedDice, derive_face, derive_key
 
     for seed, players in [("7", ()), ("a long seed " * 10, ()), ("table", ("alice", "bob"))]:
         dice = DerivedDice(seed, players)

@@ -7,15 +7,14 @@ import itertools
 from pathlib import Path
 
 import pytest
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.cli import main
-from engine.errors import FracasError
-from engine.fork import fork_log
-from engine.log import read_log
-from engine.system import system_names
-from engine.verify import verify_log
+from fracas.cli.main import main
+from fracas.core import events as E
+from fracas.core.errors import FracasError
+from fracas.core.log import read_log
+from fracas.core.system import system_names
+from fracas.services.fork import fork_log
+from fracas.services.run import run_scenario
+from fracas.services.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [

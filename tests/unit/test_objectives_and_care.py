@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import SCENARIOS, run_fight
-
-from engine import events as E
-from engine.cli import main
+from fracas.cli.main import main
+from fracas.core import events as E
 
 MIRA = SCENARIOS / "point_zero" / "mira_vs_guard.toml"
 
@@ -41,7 +40,7 @@ def bad_variant(tmp_path: Path, old: str, new: str) -> tuple[int, str]:
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "validate", str(bad)], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "fracas", "validate", str(bad)], capture_output=True, text=True, check=False
     )
     return proc.returncode, proc.stderr.replace(str(bad), "FILE")
 

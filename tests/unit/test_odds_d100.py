@@ -9,7 +9,7 @@ import pytest
 
 # Imported by name on purpose: the module marks it `__test__ = False`, so
 # pytest must not collect it as a test here.
-from systems.d100.odds import (
+from fracas.systems.d100.odds import (
     ATTACK_BANDS,
     TEST_BANDS,
     band_of,

@@ -8,9 +8,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
-from engine.cli import main
-from systems.point_zero.odds import test_odds as pz_test_odds
+from fracas.cli.main import main
+from fracas.systems.point_zero.odds import test_odds as pz_test_odds
 
 
 def brute(m: int, n: int, vs: int) -> tuple[Fraction, Fraction, Fraction]:

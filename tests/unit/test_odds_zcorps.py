@@ -16,8 +16,7 @@ from fractions import Fraction
 
 import pytest
 from conftest import need
-
-from systems.zcorps.odds import (
+from fracas.systems.zcorps.odds import (
     DISTRIBUTION_TAIL,
     DCode,
     critical_failure_probability,

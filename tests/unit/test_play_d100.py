@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-
-from engine import events as E
-from engine.log import read_log
-from engine.play import play_scenario
-from engine.verify import verify_log
+from fracas.core import events as E
+from fracas.core.log import read_log
+from fracas.services.play import play_scenario
+from fracas.services.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios" / "d100" / "duel.toml"
@@ -121,8 +120,7 @@ def test_a_d100_human_with_entered_dice_is_recorded_as_entered_and_verifies(
 
 def test_a_d100_human_reaction_changed_in_the_log_is_caught_by_the_rules(human_kestrel: Path, tmp_path: Path) -> None:
     import msgspec
-
-    from engine.log import GENESIS, encode_entry
+    from fracas.core.log import GENESIS, encode_entry
 
     log = tmp_path / "d100.jsonl"
     play(human_kestrel, log, Table(a_player()), "derived", "1")

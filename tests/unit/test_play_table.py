@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-
-from engine import events as E
-from engine.errors import FracasError
-from engine.log import read_log
-from engine.play import parse_faces, play_scenario
-from engine.verify import verify_log
+from fracas.core import events as E
+from fracas.core.errors import FracasError
+from fracas.core.log import read_log
+from fracas.services.play import parse_faces, play_scenario
+from fracas.services.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRA = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
@@ -102,8 +101,7 @@ def test_entered_dice_are_asked_again_on_a_typo_recorded_as_entered_and_verify(
 
 def test_a_changed_human_decision_is_caught_by_the_rules(human_mira: Path, tmp_path: Path) -> None:
     import msgspec
-
-    from engine.log import GENESIS, encode_entry
+    from fracas.core.log import GENESIS, encode_entry
 
     log = tmp_path / "h.jsonl"
     play(human_mira, log, Table(action=3), "derived")

@@ -10,15 +10,14 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-
-from engine import events as E
-from engine.errors import ScenarioError
-from engine.log import read_log
-from engine.play import play_scenario
-from engine.scenario import load_scenario
-from engine.verify import verify_log
-from systems.zcorps.human import pool_odds
-from systems.zcorps.odds import DCode, success_probability
+from fracas.core import events as E
+from fracas.core.errors import ScenarioError
+from fracas.core.log import read_log
+from fracas.core.scenario import load_scenario
+from fracas.services.play import play_scenario
+from fracas.services.verify import verify_log
+from fracas.systems.zcorps.human import pool_odds
+from fracas.systems.zcorps.odds import DCode, success_probability
 
 ROOT = Path(__file__).resolve().parents[2]
 FIREFIGHT = ROOT / "scenarios" / "zcorps" / "firefight.toml"
@@ -126,8 +125,7 @@ def test_a_zcorps_human_with_entered_dice_is_recorded_as_entered_and_verifies(
 
 def test_a_changed_zcorps_human_decision_is_caught_by_the_rules(human_vance: Path, tmp_path: Path) -> None:
     import msgspec
-
-    from engine.log import GENESIS, encode_entry
+    from fracas.core.log import GENESIS, encode_entry
 
     log = tmp_path / "zc.jsonl"
     play(human_vance, log, Table(lambda options: 0), "derived", "10")

@@ -1,4 +1,4 @@
-"""engine.render without a browser: the data exported into the page, the page, the CLI."""
+"""fracas.services.render without a browser: the data exported into the page, the page, the CLI."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.cli import main
-from engine.log import read_log
-from engine.narrate import Narrator
-from engine.render import build_data, chain_check, page, read_entries, render_html, roll_groups
-from engine.state import replay, state_to_builtins
+from fracas.cli.main import main
+from fracas.core import events as E
+from fracas.core.log import read_log
+from fracas.core.state import replay, state_to_builtins
+from fracas.services.narrate import Narrator
+from fracas.services.render import build_data, chain_check, page, read_entries, render_html, roll_groups
+from fracas.services.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRA = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"

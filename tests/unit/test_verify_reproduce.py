@@ -1,6 +1,6 @@
 """``verify`` first tries to reproduce an intact log byte for byte; the step-by-step checks decide otherwise.
 
-The reproduction (``engine.verify._reproduced``) must give exactly the report
+The reproduction (``fracas.services.verify._reproduced``) must give exactly the report
 of the five steps run one by one on every log it accepts, must be the path an
 untouched log of this version takes, and must decline (None) every log it
 does not prove: a tampered one (the steps then name the problem), a fork, a
@@ -14,11 +14,10 @@ from typing import Any
 
 import msgspec
 import pytest
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.log import GENESIS, encode_entry, read_log
-from engine.verify import _ComparingFile, _Diverged, _reproduced, verify_log
+from fracas.core import events as E
+from fracas.core.log import GENESIS, encode_entry, read_log
+from fracas.services.run import run_scenario
+from fracas.services.verify import _ComparingFile, _Diverged, _reproduced, verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = sorted(ROOT.glob("scenarios/*/*.expected.jsonl"))

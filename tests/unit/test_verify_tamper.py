@@ -12,12 +12,11 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.log import GENESIS, encode_entry, read_log
-from engine.system import system_names
-from engine.verify import Problem, verify_log
+from fracas.core import events as E
+from fracas.core.log import GENESIS, encode_entry, read_log
+from fracas.core.system import system_names
+from fracas.services.run import run_scenario
+from fracas.services.verify import Problem, verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = [

@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from engine import events as E
-from engine.api import replay_log, run_scenario
-from engine.log import iter_log
-from engine.state import state_to_builtins
-from systems.zcorps.rules import RULE_IDS
+from fracas.core import events as E
+from fracas.core.log import iter_log
+from fracas.core.state import state_to_builtins
+from fracas.services.run import replay_log, run_scenario
+from fracas.systems.zcorps.rules import RULE_IDS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios" / "zcorps").glob("*.toml"))
@@ -80,7 +79,7 @@ def test_script_steps_are_validated_with_their_path(tmp_path: Path) -> None:
         bad = tmp_path / "bad.toml"
         bad.write_text(text.replace(old, new, 1), encoding="utf-8")
         proc = subprocess.run(
-            [sys.executable, "-m", "engine.cli", "validate", str(bad)], capture_output=True, text=True, check=False
+            [sys.executable, "-m", "fracas", "validate", str(bad)], capture_output=True, text=True, check=False
         )
         assert proc.returncode == 2
         assert proc.stderr.startswith(f"fracas: error: {bad}:")

@@ -24,12 +24,11 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 import msgspec
-
-from engine import events as E
-from engine.errors import FracasError
+from fracas.core import events as E
+from fracas.core.errors import FracasError
 
 if TYPE_CHECKING:
-    from engine.encounter import Encounter
+    from fracas.core.encounter import Encounter
 
 HUMAN = "human"
 

@@ -1,4 +1,4 @@
-"""``fracas audit LOG SEQ`` / ``--roll N``: explain one roll in plain words (:mod:`engine.audit`)."""
+"""``fracas audit LOG SEQ`` / ``--roll N``: explain one roll in plain words (:mod:`fracas.services.audit`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from engine.audit import audit_log
-from engine.errors import EXIT_OK, FracasError
+from fracas.core.errors import EXIT_OK, FracasError
+from fracas.services.audit import audit_log
 
 
 def register(sub: Any) -> None:

@@ -1,4 +1,4 @@
-"""``fracas replay LOG --fork-at SEQ --seed N [--log NEW]``: a what-if branch (:mod:`engine.fork`)."""
+"""``fracas replay LOG --fork-at SEQ --seed N [--log NEW]``: a what-if branch (:mod:`fracas.services.fork`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import EXIT_OK, FracasError
-from engine.fork import fork_log
-from engine.state import state_to_builtins
+from fracas.core.errors import EXIT_OK, FracasError
+from fracas.core.state import state_to_builtins
+from fracas.services.fork import fork_log
 
 
 def add_replay_flags(rep: Any) -> None:

@@ -16,17 +16,23 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import msgspec
-
-from engine import cmd_audit, cmd_batch, cmd_fair, cmd_fork, cmd_odds, cmd_play, cmd_render, cmd_verify
-from engine import events as E
-from engine.api import default_log_path, replay_log, resolve_seed, run_scenario
-from engine.diagnostics import configure, get_logger
-from engine.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
-from engine.log import LogError
-from engine.narrate import Narrator
-from engine.scenario import load_scenario
-from engine.state import State, state_to_builtins
-from engine.system import get_system, system_names
+from fracas.cli import audit as cmd_audit
+from fracas.cli import batch as cmd_batch
+from fracas.cli import fair as cmd_fair
+from fracas.cli import fork as cmd_fork
+from fracas.cli import odds as cmd_odds
+from fracas.cli import play as cmd_play
+from fracas.cli import render as cmd_render
+from fracas.cli import verify as cmd_verify
+from fracas.core import events as E
+from fracas.core.diagnostics import configure, get_logger
+from fracas.core.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
+from fracas.core.log import LogError
+from fracas.core.scenario import load_scenario
+from fracas.core.state import State, state_to_builtins
+from fracas.core.system import get_system, system_names
+from fracas.services.narrate import Narrator
+from fracas.services.run import default_log_path, replay_log, resolve_seed, run_scenario
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -137,7 +143,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _narrate(path: Path, at: int | None) -> None:
-    from engine.log import TornLine, iter_log
+    from fracas.core.log import TornLine, iter_log
 
     narrator = Narrator()
     try:

@@ -1,6 +1,6 @@
 """Batch results: the JSON summary, the text table, per-fight rows (CSV, Parquet) and plots.
 
-Every figure comes from the integer counts of :class:`engine.batch.Acc`, so
+Every figure comes from the integer counts of :class:`fracas.services.batch.Acc`, so
 equal counts give equal bytes, whoever ran the fights.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from engine.batch import Acc, BatchOutcome, FightRecord, Override, nearest_rank, wilson
-from engine.errors import FracasError
+from fracas.core.errors import FracasError
+from fracas.services.batch import Acc, BatchOutcome, FightRecord, Override, nearest_rank, wilson
 
 
 def plot_missing(path: str | Path) -> FracasError:

@@ -18,12 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
-
-from engine import events as E
-from engine.errors import FracasError
-from engine.log import LogError, read_log
-from engine.narrate import Narrator
-from engine.system import get_system
+from fracas.core import events as E
+from fracas.core.errors import FracasError
+from fracas.core.log import LogError, read_log
+from fracas.core.system import get_system
+from fracas.services.narrate import Narrator
 
 #: Events that can follow a test as its consequences.
 _CONSEQUENCES = (

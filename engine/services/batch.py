@@ -38,13 +38,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import msgspec
-
-from engine import events as E
-from engine.api import run_scenario
-from engine.errors import FracasError
-from engine.scenario import LoadedScenario, convert, convert_rules, read_toml, scenario_sha256
-from engine.state import DISABLING, State, apply
-from engine.system import get_system
+from fracas.core import events as E
+from fracas.core.errors import FracasError
+from fracas.core.scenario import LoadedScenario, convert, convert_rules, read_toml, scenario_sha256
+from fracas.core.state import DISABLING, State, apply
+from fracas.core.system import get_system
+from fracas.services.run import run_scenario
 
 #: z for a two-sided 95 % interval.
 Z95 = 1.959963984540054
@@ -213,7 +212,7 @@ def apply_overrides(raw: dict[str, Any], overrides: Sequence[Override], system_n
 def build_scenario(file: str, text: str, overrides: Sequence[Override] = ()) -> LoadedScenario:
     """A LoadedScenario from a TOML text, with sweep overrides applied and validated.
 
-    Mirrors :func:`engine.scenario.load_scenario` on a text instead of a file,
+    Mirrors :func:`fracas.core.scenario.load_scenario` on a text instead of a file,
     so a worker that cannot see the file (a Dask cluster) loads the same
     scenario. Without overrides the hash is the file's; with overrides it is
     the SHA-256 of the canonical JSON of the effective raw scenario, which is
@@ -489,7 +488,7 @@ _LOADED: dict[tuple[str, tuple[Override, ...]], tuple[LoadedScenario, dict[str, 
 
 def monitor_levels(loaded: LoadedScenario) -> dict[str, dict[str, list[str]]]:
     """actor -> monitor -> level names, from the system's ``entered`` events (no fight run)."""
-    from engine.encounter import Encounter
+    from fracas.core.encounter import Encounter
 
     system = get_system(loaded.spec.system)
     enc = Encounter(system, loaded, seed="layout", log_path=None)

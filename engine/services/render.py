@@ -1,7 +1,7 @@
 """Visual replay: one self-contained HTML page of a logged fight.
 
 :func:`render_html` reads a log, folds it with the engine's own projection
-(:func:`engine.state.apply_entry`) and writes everything the page shows as
+(:func:`fracas.core.state.apply_entry`) and writes everything the page shows as
 compact JSON inside one HTML file (no network, no external file):
 
 - ``meta``: the header (scenario, system, dice commitment, revealed seed,
@@ -9,16 +9,16 @@ compact JSON inside one HTML file (no network, no external file):
 - ``map``, ``sides``, ``actors``: the static layout (map of the scenario
   recorded in the header, side colours, each actor's monitors as entered);
 - ``steps``: one row per log entry ``[seq, round, count, sec, type]``,
-  ``text``: the narrated line of each entry (:class:`engine.narrate.Narrator`);
+  ``text``: the narrated line of each entry (:class:`fracas.services.narrate.Narrator`);
 - ``deltas``: for each entry, the fields of the actors whose projected view
-  (:func:`engine.state.state_to_builtins`) changed, so the page rebuilds the
+  (:func:`fracas.core.state.state_to_builtins`) changed, so the page rebuilds the
   state at any step by overwriting fields, with no rule logic in JavaScript;
 - ``events``: the events as logged (``Moved`` excepted: the deltas carry
   them), for the roll audit;
 - ``groups``: the rolls grouped with their consequences (:func:`roll_groups`),
   and ``attacks``: tests aimed at another actor, drawn on the map as lines.
 
-The viewer itself (HTML, CSS, JavaScript) is ``engine/templates/viewer.html``.
+The viewer itself (HTML, CSS, JavaScript) is ``engine/services/templates/viewer.html``.
 """
 
 from __future__ import annotations
@@ -30,13 +30,12 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from engine import events as E
-from engine.dice import commitment_of
-from engine.errors import FracasError
-from engine.log import GENESIS, LogError, TornLine, encode_entry, iter_log
-from engine.narrate import Narrator
-from engine.state import State, apply_entry, state_to_builtins
+from fracas.core import events as E
+from fracas.core.dice import commitment_of
+from fracas.core.errors import FracasError
+from fracas.core.log import GENESIS, LogError, TornLine, encode_entry, iter_log
+from fracas.core.state import State, apply_entry, state_to_builtins
+from fracas.services.narrate import Narrator
 
 #: Where the data goes in the template.
 DATA_MARK = "/*__FRACAS_DATA__*/null"
@@ -141,9 +140,9 @@ def chain_check(entries: Sequence[E.Entry]) -> dict[str, Any]:
 
 
 def _verify_hook() -> Callable[..., Any] | None:
-    """``engine.verify.verify_log`` (the full five-step audit) when it is installed, else None."""
+    """``fracas.services.verify.verify_log`` (the full five-step audit) when it is installed, else None."""
     try:
-        mod = importlib.import_module("engine.verify")
+        mod = importlib.import_module("fracas.services.verify")
     except ImportError:
         return None
     fn = getattr(mod, "verify_log", None)
@@ -151,7 +150,7 @@ def _verify_hook() -> Callable[..., Any] | None:
 
 
 def _report_status(report: Any) -> dict[str, Any] | None:
-    """The page's view of an ``engine.verify`` Report: ok, its first problem, one line per step."""
+    """The page's view of an ``fracas.services.verify`` Report: ok, its first problem, one line per step."""
     try:
         data = msgspec.to_builtins(report)
     except TypeError:
@@ -185,7 +184,7 @@ def _report_status(report: Any) -> dict[str, Any] | None:
 def verification(path: Path, entries: Sequence[E.Entry]) -> dict[str, Any]:
     """Whether the log verifies, for the page header.
 
-    Hook: when ``engine.verify.verify_log(path)`` exists (structure, chain,
+    Hook: when ``fracas.services.verify.verify_log(path)`` exists (structure, chain,
     dice re-derived, rules re-simulated, state digests) its report is shown;
     otherwise, or if its report cannot be read, :func:`chain_check`.
     """
@@ -473,7 +472,7 @@ def page(data: dict[str, Any]) -> str:
     blob = _builtins_encoder.encode(data).decode("utf-8").replace("<", "\\u003c")
     tpl = template()
     if DATA_MARK not in tpl:
-        raise FracasError("engine/templates/viewer.html: the data mark is missing (broken install)")
+        raise FracasError("engine/services/templates/viewer.html: the data mark is missing (broken install)")
     return tpl.replace(DATA_MARK, blob, 1)
 
 

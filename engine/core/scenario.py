@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from engine.errors import ScenarioError, UnknownSystem
+from fracas.core.errors import ScenarioError, UnknownSystem
 
 
 class Spec(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
@@ -238,7 +237,7 @@ def scenario_sha256(data: bytes) -> str:
 
 def load_scenario(path: Path | str) -> LoadedScenario:
     """Read, validate and return a scenario; every error is a ScenarioError."""
-    from engine.system import get_system  # the registry needs nothing from here
+    from fracas.core.system import get_system  # the registry needs nothing from here
 
     path = Path(path)
     file = str(path)

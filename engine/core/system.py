@@ -12,12 +12,11 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
-
-from engine.errors import UnknownSystem
+from fracas.core.errors import UnknownSystem
 
 if TYPE_CHECKING:
-    from engine.encounter import Encounter
-    from engine.events import ActorEntered
+    from fracas.core.encounter import Encounter
+    from fracas.core.events import ActorEntered
 
 ENTRY_POINT_GROUP = "fracas.systems"
 
@@ -28,7 +27,7 @@ class RuleSystem(Protocol):
     """What a rule system provides to the engine.
 
     Optional, looked up with ``getattr`` so a minimal system needs neither:
-    ``odds_command`` (an :class:`engine.cmd_odds.OddsProvider` for ``fracas odds``) and
+    ``odds_command`` (an :class:`fracas.cli.odds.OddsProvider` for ``fracas odds``) and
     ``outcome_odds(test, dice) -> float | None`` (P(this result or better), for ``fracas audit``).
     """
 

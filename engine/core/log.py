@@ -1,6 +1,6 @@
 """The encounter log: canonical JSON Lines (or msgpack frames) with a hash chain.
 
-A line is the canonical JSON of an :class:`~engine.events.Entry` with its
+A line is the canonical JSON of an :class:`~fracas.core.events.Entry` with its
 hash-chain value ``h`` as the last key. The chained bytes of entry ``i`` are
 the line without ``,"h":"..."``, and
 
@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import msgspec
-
-from engine.events import AnyEvent, Entry
+from fracas.core.events import AnyEvent, Entry
 
 GENESIS = bytes(32)
 _H_KEY = b',"h":"'
@@ -172,7 +171,7 @@ def iter_log(path: Path, chunk_size: int = 1 << 22, *, entry_type: Any = Entry) 
 
     A line that fails to decode anywhere but at the end is corruption, not a
     torn append, and raises :class:`LogError` naming the line. ``entry_type``
-    may be a lighter Struct with the same shape (see engine.state.ProjectionEntry).
+    may be a lighter Struct with the same shape (see fracas.core.state.ProjectionEntry).
     """
     try:
         if is_binary(path):

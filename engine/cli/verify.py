@@ -1,4 +1,4 @@
-"""``fracas verify LOG [--json]``: the five checks of :mod:`engine.verify`."""
+"""``fracas verify LOG [--json]``: the five checks of :mod:`fracas.services.verify`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from engine.verify import verify_log
+from fracas.services.verify import verify_log
 
 
 def register(sub: Any) -> None:

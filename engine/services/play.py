@@ -19,16 +19,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from engine.api import default_log_path, resolve_seed
-from engine.decide import Choice, attach_chooser
-from engine.dice import DiceSource, EnteredDice
-from engine.encounter import Encounter, Listener, RunResult
-from engine.errors import FracasError
-from engine.scenario import load_scenario
-from engine.system import get_system
+from fracas.core.decide import Choice, attach_chooser
+from fracas.core.dice import DiceSource, EnteredDice
+from fracas.core.encounter import Encounter, Listener, RunResult
+from fracas.core.errors import FracasError
+from fracas.core.scenario import load_scenario
+from fracas.core.system import get_system
+from fracas.services.run import default_log_path, resolve_seed
 
 if TYPE_CHECKING:
-    from engine.encounter import Encounter as _Enc
+    from fracas.core.encounter import Encounter as _Enc
 
 _SPLIT = re.compile(r"[\s,;]+")
 

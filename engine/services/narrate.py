@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import events as E
+from fracas.core import events as E
 
 
 def _mods(mods: Iterable[E.Modifier]) -> str:

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.errors import EXIT_OK, FracasError
-from engine.system import get_system, system_names
+from fracas.core.errors import EXIT_OK, FracasError
+from fracas.core.system import get_system, system_names
 
 
 class OddsProvider(Protocol):
@@ -110,7 +110,7 @@ def plot_odds(payload: dict[str, Any], title: str, path: Path) -> None:
 
 
 def register(sub: Any) -> None:
-    """Add the ``odds`` subcommand (engine.cli.EXTENSIONS)."""
+    """Add the ``odds`` subcommand (fracas.cli.main.EXTENSIONS)."""
     p = sub.add_parser(
         "odds",
         help='exact odds of a roll (e.g. odds zcorps "4D+2" --vs 15 --cp 1)',

@@ -2,7 +2,7 @@
 
 Every state change of an encounter is one of these immutable Structs
 (DESIGN.md contract 2). They are system-agnostic: a rule system composes
-them, and the projection in :mod:`engine.state` folds them without knowing
+them, and the projection in :mod:`fracas.core.state` folds them without knowing
 which system wrote them. Events that apply a rule carry its ``rule`` ID from
 RULES.md.
 

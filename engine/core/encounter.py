@@ -25,14 +25,13 @@ from typing import Any
 import msgspec
 import simpy
 import simpy.events
-
-from engine import events as E
-from engine.dice import METHOD, DerivedDice, DiceSource, commitment_of
-from engine.log import LogWriter
-from engine.scenario import LoadedScenario
-from engine.state import PROJECTION_HANDLERS, State, state_digest
-from engine.system import RuleSystem, effective_rules
-from engine.version import __version__
+from fracas.core import events as E
+from fracas.core.dice import METHOD, DerivedDice, DiceSource, commitment_of
+from fracas.core.log import LogWriter
+from fracas.core.scenario import LoadedScenario
+from fracas.core.state import PROJECTION_HANDLERS, State, state_digest
+from fracas.core.system import RuleSystem, effective_rules
+from fracas.core.version import __version__
 
 TICKS_PER_SECOND = 100
 PRIORITY_ROUND = -1

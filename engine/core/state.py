@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Union
 
 import msgspec
-
-from engine import events as E
+from fracas.core import events as E
 
 #: Conditions that stop an actor from acting (C-END-1).
 DISABLING = frozenset({"dead", "fled", "surrendered", "unconscious", "incapacitated", "paralysed", "absent"})

@@ -1,8 +1,8 @@
 """``fracas batch``: many seeded AI-versus-AI fights of a scenario, with confidence intervals.
 
-Registered in :data:`engine.cli.EXTENSIONS`; the work is done by
-:mod:`engine.batch` (fights, accumulators, executors) and
-:mod:`engine.batch_report` (JSON, table, rows, plot). docs/batch.md.
+Registered in :data:`fracas.cli.main.EXTENSIONS`; the work is done by
+:mod:`fracas.services.batch` (fights, accumulators, executors) and
+:mod:`fracas.services.batch_report` (JSON, table, rows, plot). docs/batch.md.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import batch as B
-from engine import batch_report as R
-from engine.api import resolve_seed
-from engine.errors import EXIT_OK, FracasError
-from engine.scenario import load_scenario
+from fracas.core.errors import EXIT_OK, FracasError
+from fracas.core.scenario import load_scenario
+from fracas.services import batch as B
+from fracas.services import batch_report as R
+from fracas.services.run import resolve_seed
 
 EXIT_INTERRUPTED = 130
 

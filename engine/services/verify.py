@@ -29,14 +29,13 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from engine import events as E
-from engine.decide import DecisionError, NoLoggedDecision, ReplayChooser
-from engine.dice import METHOD, DerivedDice, commitment_of
-from engine.errors import EXIT_CHECK_FAILED, EXIT_OK, FracasError
-from engine.log import GENESIS, LogError, LogWriter, TornLine, encode_entry, gc_paused, iter_log
-from engine.resim import DiceExhausted, FaceOutOfRange, RecordedDice, encounter_from_header
-from engine.state import State, apply_entry, state_digest
+from fracas.core import events as E
+from fracas.core.decide import DecisionError, NoLoggedDecision, ReplayChooser
+from fracas.core.dice import METHOD, DerivedDice, commitment_of
+from fracas.core.errors import EXIT_CHECK_FAILED, EXIT_OK, FracasError
+from fracas.core.log import GENESIS, LogError, LogWriter, TornLine, encode_entry, gc_paused, iter_log
+from fracas.core.state import State, apply_entry, state_digest
+from fracas.services.resim import DiceExhausted, FaceOutOfRange, RecordedDice, encounter_from_header
 
 STEPS = ("structure", "chain", "dice", "rules", "state")
 _decoder = msgspec.json.Decoder(E.Entry)
@@ -114,7 +113,7 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
         data = _read(path)
     if not data:
         raise Unreadable(f"{path}: empty file: not a fracas log")
-    if data[:1] != b"{":  # as engine.log.is_binary decides, on the bytes already read
+    if data[:1] != b"{":  # as fracas.core.log.is_binary decides, on the bytes already read
         return _load_binary(path)
     lines = data.split(b"\n")
     torn_end = lines[-1] != b""
@@ -240,7 +239,7 @@ def check_structure(loaded: _Loaded) -> Problem | None:
 
 
 def check_chain(loaded: _Loaded) -> Problem | None:
-    """Every ``h`` is SHA-256 of the previous hash and the line without its ``h`` key (engine.log)."""
+    """Every ``h`` is SHA-256 of the previous hash and the line without its ``h`` key (fracas.core.log)."""
     if _chain_intact(loaded):
         return None
     prev = GENESIS
@@ -615,7 +614,7 @@ def _describe(ev: E.Event) -> str:
 
 
 def _version() -> str:
-    from engine.version import __version__
+    from fracas.core.version import __version__
 
     return __version__
 
@@ -863,8 +862,8 @@ def verify_throughput(
 
     For tools/bench.py: returns events, seconds (CPU time, best of 5) and events/s.
     """
-    from engine.api import run_scenario
-    from engine.scenario import load_scenario
+    from fracas.core.scenario import load_scenario
+    from fracas.services.run import run_scenario
 
     loaded = [load_scenario(s) for s in scenarios]
     if not loaded:

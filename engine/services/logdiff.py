@@ -6,8 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from engine.api import run_scenario
+from fracas.services.run import run_scenario
 
 _decoder = msgspec.json.Decoder()
 

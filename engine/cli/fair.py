@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from engine.dice import commitment_of
+from fracas.core.dice import commitment_of
 
 
 def add_run_flags(run: Any) -> None:

@@ -15,15 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from engine import events as E
-from engine.decide import Chooser, attach_chooser
-from engine.dice import DiceError, DiceSource
-from engine.encounter import Encounter, Listener
-from engine.errors import FracasError
-from engine.log import LogWriter
-from engine.scenario import LoadedScenario
-from engine.system import RuleSystem, get_system
+from fracas.core import events as E
+from fracas.core.decide import Chooser, attach_chooser
+from fracas.core.dice import DiceError, DiceSource
+from fracas.core.encounter import Encounter, Listener
+from fracas.core.errors import FracasError
+from fracas.core.log import LogWriter
+from fracas.core.scenario import LoadedScenario
+from fracas.core.system import RuleSystem, get_system
 
 
 class DiceExhausted(DiceError):

@@ -7,15 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
-
-from engine import events as E
-from engine.dice import DiceSource
-from engine.encounter import Encounter, Listener, RunResult
-from engine.errors import FracasError
-from engine.log import LogError, TornLine, gc_paused, iter_log
-from engine.scenario import LoadedScenario, load_scenario
-from engine.state import PROJECTION_HANDLERS, ProjectionEntry, State
-from engine.system import get_system
+from fracas.core import events as E
+from fracas.core.dice import DiceSource
+from fracas.core.encounter import Encounter, Listener, RunResult
+from fracas.core.errors import FracasError
+from fracas.core.log import LogError, TornLine, gc_paused, iter_log
+from fracas.core.scenario import LoadedScenario, load_scenario
+from fracas.core.state import PROJECTION_HANDLERS, ProjectionEntry, State
+from fracas.core.system import get_system
 
 
 def resolve_seed(cli_seed: str | None, scenario: LoadedScenario) -> str:

@@ -19,13 +19,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from engine import events as E
-from engine.decide import ReplayChooser
-from engine.dice import DerivedDice
-from engine.encounter import Listener, RunResult
-from engine.errors import FracasError
-from engine.log import LogError, read_log
-from engine.resim import RecordedDice, encounter_from_header
+from fracas.core import events as E
+from fracas.core.decide import ReplayChooser
+from fracas.core.dice import DerivedDice
+from fracas.core.encounter import Listener, RunResult
+from fracas.core.errors import FracasError
+from fracas.core.log import LogError, read_log
+from fracas.services.resim import RecordedDice, encounter_from_header
 
 
 class _Reached(Exception):

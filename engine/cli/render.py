@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import EXIT_OK
+from fracas.core.errors import EXIT_OK
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from engine.render import render_html  # imported here: keeps `fracas --help` fast
+    from fracas.services.render import render_html  # imported here: keeps `fracas --help` fast
 
     log = Path(args.log)
     out = Path(args.output) if args.output else log.with_suffix(".html")
@@ -33,7 +33,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``render`` subcommand to the ``fracas`` subparsers (engine.cli.EXTENSIONS)."""
+    """Add the ``render`` subcommand to the ``fracas`` subparsers (fracas.cli.main.EXTENSIONS)."""
     p = sub.add_parser("render", help="write a self-contained HTML replay of a log")
     p.add_argument("log", help="log file (JSONL or binary)")
     p.add_argument("-o", "--output", metavar="HTML", help="the page to write (default: the log's name with .html)")

@@ -1,4 +1,4 @@
-"""``fracas play SCENARIO [--dice entered]``: humans decide (and roll) at the terminal (:mod:`engine.play`)."""
+"""``fracas play SCENARIO [--dice entered]``: humans decide (and roll) at the terminal (:mod:`fracas.services.play`)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import events as E
-from engine.errors import EXIT_OK
-from engine.narrate import Narrator
-from engine.play import play_scenario
+from fracas.core import events as E
+from fracas.core.errors import EXIT_OK
+from fracas.services.narrate import Narrator
+from fracas.services.play import play_scenario
 
 
 def register(sub: Any) -> None:

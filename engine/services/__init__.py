@@ -1,0 +1,1 @@
+"""Services built on the core: run and replay, verify, audit, fork, batch, render, narration, play."""

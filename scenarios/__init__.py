@@ -1,0 +1,1 @@
+"""The bundled scenarios, shipped as package data (``fracas scenarios`` lists them)."""
