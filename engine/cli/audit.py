@@ -7,9 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import msgspec
 from fracas.core.errors import EXIT_OK, FracasError
-from fracas.services.audit import audit_log
 
 
 def register(sub: Any) -> None:
@@ -24,6 +22,9 @@ def register(sub: Any) -> None:
 def cmd_audit(args: argparse.Namespace) -> int:
     if (args.seq is None) == (args.roll is None):
         raise FracasError("audit: give either SEQ or --roll N")
+    import msgspec  # imported here: keeps `fracas --help` fast
+    from fracas.services.audit import audit_log
+
     audit = audit_log(Path(args.log), seq=args.seq, roll=args.roll)
     if args.json:
         sys.stdout.write(msgspec.json.encode(audit).decode() + "\n")

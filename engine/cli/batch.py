@@ -13,15 +13,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import EXIT_OK, FracasError
-from fracas.core.scenario import load_scenario
-from fracas.services import batch as B
-from fracas.services import batch_report as R
-from fracas.services.run import resolve_seed
+
+if TYPE_CHECKING:
+    from fracas.services import batch as B
 
 EXIT_INTERRUPTED = 130
+#: fracas.services.batch.KEEP_MAX_DEFAULT, repeated so that `fracas --help` needs no service (a test checks)
+KEEP_MAX_DEFAULT = 10
 
 
 def register(sub: Any) -> None:
@@ -47,9 +48,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--keep-max",
         type=int,
-        default=B.KEEP_MAX_DEFAULT,
+        default=KEEP_MAX_DEFAULT,
         metavar="K",
-        help=f"at most K kept logs per point (default {B.KEEP_MAX_DEFAULT})",
+        help=f"at most K kept logs per point (default {KEEP_MAX_DEFAULT})",
     )
     p.add_argument(
         "--sweep",
@@ -72,6 +73,12 @@ def _check(cond: bool, message: str) -> None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    # imported here: keeps `fracas --help` fast
+    from fracas.core.scenario import load_scenario
+    from fracas.services import batch as B
+    from fracas.services import batch_report as R
+    from fracas.services.run import resolve_seed
+
     _check(args.fights >= 1, f"-n {args.fights}: expected at least 1 fight")
     _check(args.workers is None or args.workers >= 1, f"--workers {args.workers}: expected at least 1")
     _check(args.dask_local is None or args.dask_local >= 1, f"--dask-local {args.dask_local}: expected at least 1")
@@ -146,6 +153,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _require_matplotlib(path: str) -> None:
+    from fracas.services import batch_report as R
+
     try:
         importlib.import_module("matplotlib")
     except ImportError:
@@ -170,6 +179,8 @@ def _progress(total: int, *, quiet: bool) -> Any:
 def _print_text(
     doc: dict[str, Any], outcome: B.BatchOutcome, names: dict[str, str], args: argparse.Namespace, kept: list[Path]
 ) -> None:
+    from fracas.services import batch_report as R
+
     fps = outcome.fights / outcome.elapsed if outcome.elapsed > 0 else 0.0
     state = "PARTIAL (interrupted): " if outcome.partial else ""
     print(

@@ -12,8 +12,6 @@ import argparse
 import sys
 from typing import Any
 
-from fracas.core.dice import commitment_of
-
 
 def add_run_flags(run: Any) -> None:
     """The fair-dice flags of ``fracas run``."""
@@ -33,6 +31,8 @@ def announce(args: argparse.Namespace, seed: str) -> None:
     """Print the commitment (stderr under --json, so stdout stays one JSON object)."""
     if not getattr(args, "commit", False):
         return
+    from fracas.core.dice import commitment_of  # imported here: keeps `fracas --help` fast
+
     stream = sys.stderr if getattr(args, "json", False) else sys.stdout
     seeds = getattr(args, "player_seed", [])
     extra = f"; player seeds mixed in after it: {len(seeds)}" if seeds else ""

@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from fracas.core.errors import EXIT_OK, FracasError
-from fracas.core.state import state_to_builtins
-from fracas.services.fork import fork_log
 
 
 def add_replay_flags(rep: Any) -> None:
@@ -22,6 +20,9 @@ def add_replay_flags(rep: Any) -> None:
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
+    from fracas.core.state import state_to_builtins  # imported here: keeps `fracas --help` fast
+    from fracas.services.fork import fork_log
+
     if args.seed is None:
         raise FracasError("--fork-at needs --seed N (the dice of the new branch)")
     parent = Path(args.log)

@@ -2,6 +2,10 @@
 
 Exit codes: 0 ok, 1 a check failed, 2 bad input (one line on stderr, never
 a traceback). Human text by default, ``--json`` for machines.
+
+Start-up: building the parser imports no service, no SimPy, no structlog and
+no event types; each command imports what it needs when it runs, so
+``fracas --help`` stays fast (tests/cli/test_startup.py).
 """
 
 from __future__ import annotations
@@ -13,9 +17,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import msgspec
 from fracas.cli import audit as cmd_audit
 from fracas.cli import batch as cmd_batch
 from fracas.cli import fair as cmd_fair
@@ -24,15 +27,11 @@ from fracas.cli import odds as cmd_odds
 from fracas.cli import play as cmd_play
 from fracas.cli import render as cmd_render
 from fracas.cli import verify as cmd_verify
-from fracas.core import events as E
-from fracas.core.diagnostics import configure, get_logger
 from fracas.core.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
-from fracas.core.log import LogError
-from fracas.core.scenario import load_scenario
-from fracas.core.state import State, state_to_builtins
-from fracas.core.system import get_system, system_names
-from fracas.services.narrate import Narrator
-from fracas.services.run import default_log_path, replay_log, resolve_seed, run_scenario
+
+if TYPE_CHECKING:
+    from fracas.core import events as E
+    from fracas.core.state import State
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -72,6 +71,12 @@ def print_state(state: State, stream: TextIO | None = None) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from fracas.core.diagnostics import get_logger
+    from fracas.core.scenario import load_scenario
+    from fracas.core.state import state_to_builtins
+    from fracas.services.narrate import Narrator
+    from fracas.services.run import default_log_path, resolve_seed, run_scenario
+
     loaded = load_scenario(args.scenario)
     seed = resolve_seed(None if args.seed is None else str(args.seed), loaded)
     log_path = Path(args.log) if args.log else default_log_path(loaded, seed)
@@ -117,6 +122,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     if args.fork_at is not None:
         return cmd_fork.cmd_fork(args)
+    from fracas.core.diagnostics import get_logger
+    from fracas.core.state import state_to_builtins
+    from fracas.services.run import replay_log
+
     path = Path(args.log)
     if args.narrate and not args.json:
         _narrate(path, args.at)
@@ -143,7 +152,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _narrate(path: Path, at: int | None) -> None:
-    from fracas.core.log import TornLine, iter_log
+    from fracas.core.log import LogError, TornLine, iter_log
+    from fracas.services.narrate import Narrator
 
     narrator = Narrator()
     try:
@@ -161,6 +171,8 @@ def _narrate(path: Path, at: int | None) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from fracas.core.scenario import load_scenario
+
     failed = 0
     for path in args.scenarios:
         try:
@@ -178,6 +190,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_systems(args: argparse.Namespace) -> int:
+    import msgspec
+    from fracas.core.system import get_system, system_names
+
     names = system_names()
     if args.json:
         out: dict[str, Any] = {}
@@ -263,6 +278,8 @@ EXTENSIONS: list[Callable[[Any], None]] = [
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from fracas.core.diagnostics import configure  # after parsing: `--help` never loads structlog
+
     configure(json=args.log_json, verbose=args.verbose)
     handler: Handler = args.handler
     try:

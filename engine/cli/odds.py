@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fracas.core.errors import EXIT_OK, FracasError
-from fracas.core.system import get_system, system_names
 
 
 class OddsProvider(Protocol):
@@ -33,6 +32,8 @@ class OddsProvider(Protocol):
 
 
 def provider_of(name: str) -> OddsProvider:
+    from fracas.core.system import get_system, system_names  # imported here: keeps `fracas --help` fast
+
     system = get_system(name)
     provider: OddsProvider | None = getattr(system, "odds_command", None)
     if provider is None:

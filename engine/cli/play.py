@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fracas.core import events as E
 from fracas.core.errors import EXIT_OK
-from fracas.services.narrate import Narrator
-from fracas.services.play import play_scenario
+
+if TYPE_CHECKING:
+    from fracas.core import events as E
 
 
 def register(sub: Any) -> None:
@@ -24,6 +24,9 @@ def register(sub: Any) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from fracas.services.narrate import Narrator  # imported here: keeps `fracas --help` fast
+    from fracas.services.play import play_scenario
+
     narrator = Narrator()
     out = sys.stdout
 

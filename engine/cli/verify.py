@@ -7,9 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import msgspec
-from fracas.services.verify import verify_log
-
 
 def register(sub: Any) -> None:
     p = sub.add_parser("verify", help="prove a log untouched: structure, hash chain, dice, rules, state")
@@ -19,6 +16,9 @@ def register(sub: Any) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    import msgspec  # imported here: keeps `fracas --help` fast
+    from fracas.services.verify import verify_log
+
     report = verify_log(Path(args.log))  # Unreadable is a FracasError: exit 2
     if args.json:
         sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
