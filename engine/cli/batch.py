@@ -2,7 +2,7 @@
 
 Registered in :data:`fracas.cli.main.EXTENSIONS`; the work is done by
 :mod:`fracas.services.batch` (fights, accumulators, executors) and
-:mod:`fracas.services.batch_report` (JSON, table, rows, plot). docs/batch.md.
+:mod:`fracas.services.batch.report` (JSON, table, rows, plot). docs/batch.md.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     # imported here: keeps `fracas --help` fast
     from fracas.core.scenario import load_scenario
     from fracas.services import batch as B
-    from fracas.services import batch_report as R
+    from fracas.services.batch import report as R
     from fracas.services.run import resolve_seed
 
     _check(args.fights >= 1, f"-n {args.fights}: expected at least 1 fight")
@@ -153,7 +153,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _require_matplotlib(path: str) -> None:
-    from fracas.services import batch_report as R
+    from fracas.services.batch import report as R
 
     try:
         importlib.import_module("matplotlib")
@@ -179,7 +179,7 @@ def _progress(total: int, *, quiet: bool) -> Any:
 def _print_text(
     doc: dict[str, Any], outcome: B.BatchOutcome, names: dict[str, str], args: argparse.Namespace, kept: list[Path]
 ) -> None:
-    from fracas.services import batch_report as R
+    from fracas.services.batch import report as R
 
     fps = outcome.fights / outcome.elapsed if outcome.elapsed > 0 else 0.0
     state = "PARTIAL (interrupted): " if outcome.partial else ""

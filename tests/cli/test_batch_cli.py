@@ -11,6 +11,7 @@ import pytest
 from conftest import need
 from fracas.cli.main import main
 from fracas.services import batch as B
+from fracas.services.batch import executors
 from fracas.services.run import replay_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -227,7 +228,7 @@ def test_ctrl_c_prints_partial_results_and_exits_130(
             raise KeyboardInterrupt
         return real(chunk)
 
-    monkeypatch.setattr(B, "run_chunk", interrupt_second)
+    monkeypatch.setattr(executors, "run_chunk", interrupt_second)  # where InlineExecutor looks it up
     assert main(["batch", DUEL, "-n", "40", "--workers", "1", "--chunk-size", "10", "--json"]) == 130
     doc = json.loads(capsys.readouterr().out)
     assert (doc["partial"], doc["fights"], doc["requested"]) == (True, 10, 40)

@@ -15,6 +15,7 @@ import pytest
 from conftest import need
 from fracas.cli.main import main
 from fracas.services import batch as B
+from fracas.services.batch import executors
 
 distributed = need("distributed")
 
@@ -57,7 +58,7 @@ def test_dask_executor_runs_the_same_chunks_with_a_client(cluster: Any) -> None:
 def test_unreachable_scheduler_is_a_clear_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(B, "DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(executors, "DASK_CONNECT_TIMEOUT", "1s")
     assert main(["batch", DUEL, "-n", "5", "--scheduler", "tcp://127.0.0.1:9", "--json"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("fracas: error: --scheduler tcp://127.0.0.1:9: cannot reach the Dask scheduler (")

@@ -225,13 +225,41 @@ def test_later_chunks_take_about_a_quarter_second_within_their_bounds() -> None:
     assert B.next_chunk_size(16, 0.0, 100_000, 2) == 4096  # too fast to time
 
 
+class ScriptedClock:
+    """Runs chunks in this process, but each reports a scripted time per fight, not the wall clock's.
+
+    The chunk sizes then follow from the script alone, so no load on the machine changes them.
+    """
+
+    workers = 1
+    label = "scripted clock"
+
+    def __init__(self, seconds_per_fight: list[float]) -> None:
+        self.times = itertools.cycle(seconds_per_fight)
+
+    def submit(self, chunk: B.Chunk) -> cf.Future[B.ChunkResult]:
+        res = B.run_chunk(chunk)
+        fut: cf.Future[B.ChunkResult] = cf.Future()
+        fut.set_result(msgspec.structs.replace(res, seconds=(chunk.stop - chunk.start) * next(self.times)))
+        return fut
+
+    def wait_any(self, futures: Any) -> list[Any]:
+        return list(futures)
+
+    def close(self, cancel: bool = False) -> None:
+        return None
+
+
 def test_timed_chunk_sizes_change_nothing_but_the_chunking() -> None:
     fixed = B.run_batch(_plan(n=300, chunk=16), B.InlineExecutor())
     seen: list[int] = []
-    timed = B.run_batch(_plan(n=300), B.InlineExecutor(), progress=seen.append)
+    # fast (0.1 ms a fight: the largest chunks), slow (50 ms: the smallest), in between (4 ms: 62 fights)
+    # one chunk in flight, so each size follows from the time of the chunk before it
+    timed = B.run_batch(_plan(n=300), ScriptedClock([0.0001, 0.05, 0.004]), progress=seen.append, window=1)
     assert timed.points == fixed.points
-    assert sum(seen) == 300
-    assert seen[0] == B.chunk_size(300, 1) == 38 and max(seen) == 75  # later chunks: a quarter of the batch
+    # 38 = chunk_size(300, 1); then 75 (a quarter of the batch), 16 (the floor), 62 (0.25 s at 4 ms a fight)
+    # and again, until the last 18 fights
+    assert seen == [B.chunk_size(300, 1), 75, 16, 62, 75, 16, 18]
 
 
 @pytest.mark.parametrize("scenario", sorted((ROOT / "scenarios").glob("*/*.toml")), ids=lambda p: p.stem)

@@ -1,6 +1,6 @@
 """Batch results: the JSON summary, the text table, per-fight rows (CSV, Parquet) and plots.
 
-Every figure comes from the integer counts of :class:`fracas.services.batch.Acc`, so
+Every figure comes from the integer counts of :class:`fracas.services.batch.accumulate.Acc`, so
 equal counts give equal bytes, whoever ran the fights.
 """
 
@@ -13,7 +13,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from fracas.core.errors import FracasError
-from fracas.services.batch import Acc, BatchOutcome, FightRecord, Override, nearest_rank, wilson
+from fracas.services.batch.accumulate import Acc
+from fracas.services.batch.driver import BatchOutcome
+from fracas.services.batch.fight import FightRecord
+from fracas.services.batch.stats import nearest_rank, wilson
+from fracas.services.batch.sweep import Override
 
 
 def plot_missing(path: str | Path) -> FracasError:
