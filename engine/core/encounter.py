@@ -30,7 +30,7 @@ from fracas.core.dice import METHOD, DerivedDice, DiceSource, commitment_of
 from fracas.core.log import LogWriter
 from fracas.core.scenario import LoadedScenario
 from fracas.core.state import PROJECTION_HANDLERS, State, state_digest
-from fracas.core.system import RuleSystem, effective_rules
+from fracas.core.system import RuleSystem, effective_rules, header_rules
 from fracas.core.version import __version__
 
 TICKS_PER_SECOND = 100
@@ -305,7 +305,7 @@ class Encounter:
             format=E.FORMAT_VERSION,
             fracas_version=__version__,
             system=self.system.name,
-            rules=msgspec.to_builtins(self.rules),
+            rules=header_rules(self.rules),
             scenario=self.loaded.raw,
             scenario_name=self.scenario.name or Path(self.loaded.path).stem,
             scenario_sha256=self.loaded.sha256,

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "fracas.systems"
 
+#: The rules edition of a log header that records none (docs/rules-notes.md, "Rules editions"): a rules
+#: Struct with an ``edition`` field plays the readings of that edition; edition 1 is never written.
+FIRST_EDITION = 1
+
 Process = Generator[Any, Any, None]
 
 
@@ -75,6 +79,14 @@ def get_system(name: str) -> RuleSystem:
     system: RuleSystem = eps[name].load()
     _cache[name] = system
     return system
+
+
+def header_rules(rules: msgspec.Struct) -> dict[str, Any]:
+    """The effective rules as a log header records them: edition 1 is left out (absent means 1)."""
+    raw: dict[str, Any] = msgspec.to_builtins(rules)
+    if raw.get("edition") == FIRST_EDITION:
+        del raw["edition"]
+    return raw
 
 
 def effective_rules(system: RuleSystem, overrides: Mapping[str, Any]) -> msgspec.Struct:

@@ -22,7 +22,7 @@ from fracas.core.encounter import Encounter, Listener
 from fracas.core.errors import FracasError
 from fracas.core.log import LogWriter
 from fracas.core.scenario import LoadedScenario
-from fracas.core.system import RuleSystem, get_system
+from fracas.core.system import FIRST_EDITION, RuleSystem, get_system
 
 
 class DiceExhausted(DiceError):
@@ -118,6 +118,18 @@ def scenario_from_header(head: E.EncounterStarted) -> tuple[RuleSystem, LoadedSc
     return system, loaded
 
 
+def rules_of_header(head: E.EncounterStarted, system: RuleSystem) -> dict[str, Any]:
+    """The effective rules a header records; a header from before rules editions is edition 1.
+
+    A system whose rules have an ``edition`` field plays the readings of that edition, so a log
+    written before a reading changed re-simulates (verify, fork) the way it was played.
+    """
+    raw = dict(head.rules)
+    if "edition" not in raw and any(f.encode_name == "edition" for f in msgspec.structs.fields(system.rules_type)):
+        raw["edition"] = FIRST_EDITION
+    return raw
+
+
 def encounter_from_header(
     head: E.EncounterStarted,
     *,
@@ -133,7 +145,7 @@ def encounter_from_header(
 ) -> Encounter:
     """An encounter that runs the header's scenario under the header's effective rules."""
     system, loaded = scenario_from_header(head)
-    rules: Any = msgspec.convert(head.rules, system.rules_type)
+    rules: Any = msgspec.convert(rules_of_header(head, system), system.rules_type)
     enc = Encounter(
         system,
         loaded,

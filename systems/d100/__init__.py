@@ -90,12 +90,18 @@ class D100:
     # ---------------------------------------------------------------- round
 
     def play_round(self, enc: Encounter, rnd: int) -> Process:
-        """D100-INIT-1, D100-TURN-1: initiative, whole-round reloads, turns counting down, the round's end."""
+        """D100-INIT-1, D100-TURN-1: initiative, turns counting down, reloads in at the round's end.
+
+        A reload is chosen on the owner's turn and fills the rest of the round (edition 1: committed
+        as the round starts, for the whole round).
+        """
         actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
         inits = {aid: R.roll_initiative(enc, aid) for aid in actors}
         order = R.resolution_order(enc, inits)
         reloading: dict[str, Plan] = {}
-        for aid in order:  # a reload takes the whole round: committed as the round starts
+        at_turn = enc.rules.edition >= 2  # D100-TURN-1: the reload is chosen on the owner's turn
+        enc.scratch["d100_reloading"] = reloading
+        for aid in [] if at_turn else order:  # edition 1: committed as the round starts, for the whole round
             plan = round_start(enc, aid)
             if plan.kind == "reload":
                 self._declare(enc, aid, plan)
@@ -113,7 +119,7 @@ class D100:
         if enc.over:
             return
         yield enc.at_count(0, PRIORITY_ACT + len(order))
-        for aid, plan in reloading.items():
+        for aid, plan in enc.scratch["d100_reloading"].items():
             R.finish_reload(enc, aid, plan.weapon)
         R.end_of_round(enc, rnd)
         enc.check_end()
@@ -139,13 +145,24 @@ class D100:
             enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="D100-TURN-1"))
             return
         off_balance = R.IS_OFF_BALANCE in enc.state.actors[aid].conditions
+        fumbles = enc.scratch.get("d100_off_balance_fumbles", {}).get(aid, 0)
         plan = decide(enc, aid)
-        if plan.kind == "reload":  # emptied since the round started: the round is too far gone
-            plan = Plan(kind="nothing")
+        if plan.kind == "reload":
+            if enc.rules.edition < 2:  # edition 1: emptied since the round started, the round is too far gone
+                plan = Plan(kind="nothing")
+            else:  # D100-TURN-1: the reload fills the rest of the round; the magazine is in at its end
+                self._declare(enc, aid, plan)
+                if R.start_reload(enc, aid, plan.weapon):
+                    enc.scratch["d100_reloading"][aid] = plan
+                enc.flush()
+                return
         self._declare(enc, aid, plan)
         self._perform(enc, aid, plan)
         a = enc.state.actors[aid]
-        if off_balance and R.IS_OFF_BALANCE in a.conditions:
+        # D100-ATK-2: this action paid the off balance it started with; one it fumbled anew is for the next
+        # (edition 1 cleared that one too)
+        fumbled_again = enc.scratch.get("d100_off_balance_fumbles", {}).get(aid, 0) != fumbles
+        if off_balance and R.IS_OFF_BALANCE in a.conditions and not (fumbled_again and enc.rules.edition >= 2):
             enc.emit(E.ConditionCleared(actor=aid, condition=R.IS_OFF_BALANCE, rule="D100-ATK-2"))
         enc.check_end()
         enc.flush()

@@ -3,11 +3,12 @@
 Three questions, each followed by exactly one ``ActionDeclared`` with
 ``policy="human"`` and the chosen text (fracas.core.decide's contract):
 
-- as the round starts (D100-TURN-1: a reload takes the whole round, so it
-  is committed then), asked only when a ready weapon has room in its
-  magazine and a spare one: "reload the W (the whole round)" for each such
-  weapon, or "act at my initiative count";
-- at the actor's count: stand up when prone; pick up, clear or work on each
+- rules edition 1 only, as the round starts (D100-TURN-1: a reload took the
+  whole round, so it was committed then), asked only when a ready weapon has
+  room in its magazine and a spare one: "reload the W (the whole round)" for
+  each such weapon, or "act at my initiative count";
+- at the actor's count: stand up when prone; from edition 2, reload each
+  ready weapon with room in its magazine and a spare one; pick up, clear or work on each
   dropped or jammed weapon (D100-ATK-2, D100-JAM-1); for each enemy still
   fighting, nearest first, a shot with each ready, loaded weapon in each of
   its modes; nothing;
@@ -73,6 +74,10 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
         fix = {R.WEAPON_DROPPED: "pickup", R.JAMMED: "clear", R.SERIOUSLY_JAMMED: "unjam"}.get(state)
         if fix is not None:
             plans.append(Plan(kind=fix, weapon=w.name))
+    if R.rules(enc).edition >= 2:  # D100-TURN-1: a reload is chosen on the turn (the rest of the round)
+        for w in spec.weapons:
+            if a.weapons.get(w.name, R.READY) == R.READY and a.ammo.get(w.name, 0) < w.ammo and a.spare.get(w.name, 0):
+                plans.append(Plan(kind="reload", weapon=w.name))
     for foe in sorted(enemies(enc, actor), key=lambda f: (R.distance(here, R.pos(f)), f.id)):
         for w in spec.weapons:
             if a.weapons.get(w.name, R.READY) != R.READY or a.ammo.get(w.name, 0) <= 0:

@@ -51,7 +51,9 @@ class Plan(msgspec.Struct, kw_only=True):
         if self.kind == "shoot" and self.target is not None:
             return f"aim and shoot at {name(enc, self.target)} with the {self.weapon} ({self.mode} mode)"
         if self.kind == "reload":
-            return f"reload the {self.weapon} (the whole round)"
+            if enc.rules.edition < 2:
+                return f"reload the {self.weapon} (the whole round)"
+            return f"reload the {self.weapon} (the rest of the round)"
         if self.kind == "clear":
             return f"clear the jammed {self.weapon}"
         if self.kind == "unjam":

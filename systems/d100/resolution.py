@@ -584,6 +584,8 @@ def fumble(enc: Encounter, shooter: str, target: str, weapon: Weapon, mode: str)
     face = enc.roll(1, 10, actor=shooter, purpose=f"fumble table ({weapon.name})", rule="D100-ATK-2")[0]
     outcome = table_lookup(r.fumble_table, face)
     if outcome == OFF_BALANCE:
+        off_balance_fumbles = enc.scratch.setdefault("d100_off_balance_fumbles", {})
+        off_balance_fumbles[shooter] = off_balance_fumbles.get(shooter, 0) + 1
         enc.emit(E.ConditionSet(actor=shooter, condition=IS_OFF_BALANCE, rule="D100-ATK-2"))
     elif outcome == DROPPED:
         enc.emit(E.WeaponStateChanged(actor=shooter, weapon=weapon.name, state=WEAPON_DROPPED, rule="D100-ATK-2"))

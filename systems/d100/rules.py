@@ -34,6 +34,11 @@ ALL_DAMAGE = -1
 class D100Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Defaults for every d100 value the seed leaves open."""
 
+    # Rules edition (docs/rules-notes.md, "Rules editions"): 1 = the readings of fracas 0.1.0 (a log
+    # header without this field is edition 1, so its fight re-simulates as it was played); 2 = the
+    # rules-as-written readings of issue 13. A scenario may pin 1.
+    edition: int = 2
+
     # D100-INIT-1: DEX bonus by DEX, [highest DEX, bonus]; above the last row
     # +1 per `dex_bonus_step` more points.
     dex_bonus: list[list[int]] = msgspec.field(
@@ -115,7 +120,7 @@ RULE_IDS: dict[str, str] = {
     "D100-ROLL-1": "success on d100 <= modified skill; 01 always succeeds, 100 always fails",
     "D100-CRIT-1": "critical: a double, or a margin of 41+, on success or failure",
     "D100-INIT-1": "order 1D12 + DEX + DEX bonus, descending; ties DEX then 1D12",
-    "D100-TURN-1": "on its turn: nothing, reload (whole round), or aim and shoot",
+    "D100-TURN-1": "on its turn: nothing, reload (the rest of the round, in at its end), or aim and shoot",
     "D100-REACT-1": "the target reacts first: nothing, parry or dodge; further reactions -20",
     "D100-DODGE-1": "dodge band sets the attacker's modifier: -50 / -30 / 0 / +10",
     "D100-PARRY-1": "parry band: reduction x1.5 / reduction / none / attacker +10",

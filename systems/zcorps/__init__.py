@@ -35,6 +35,11 @@ _TEST_LABEL = re.compile(
     rf"(?P<skill>[a-z_]+) (?P<code>{_CODE})(?: doubled by Cojones = (?P<twice>{_CODE}))?"
     r"(?P<mods>(?: [+-]\d+D [^+]*?)*)(?P<reroll> \(Cojones reroll\))?"
 )
+#: ZC-COJ-1 as written (rules edition 2): the pool modifiers, then the doubled pool actually rolled.
+_DOUBLED_LABEL = re.compile(
+    rf"(?P<skill>[a-z_]+) (?P<code>{_CODE})(?P<mods>(?: [+-]\d+D [^+]*?)*)"
+    rf" doubled by Cojones = (?P<rolled>{_CODE})(?P<reroll> \(Cojones reroll\))?"
+)
 _HEALING_LABEL = re.compile(rf"natural healing \(Puissance (?P<code>{_CODE})\)")
 _POOL_MOD = re.compile(r" ([+-]\d+)D ")
 
@@ -47,7 +52,12 @@ def logged_pool(test: E.SkillTested) -> tuple[DCode, int] | None:
     plus the CP dice. None when the text does not say the pool (an escape
     names the unpenalised Puissance) or the counts disagree.
     """
-    m = _TEST_LABEL.fullmatch(test.skill)
+    d = _DOUBLED_LABEL.fullmatch(test.skill)
+    m = _TEST_LABEL.fullmatch(test.skill) if d is None else None
+    if d is not None:
+        rolled = parse_code(d.group("rolled"))
+        cp = test.kept - rolled.dice
+        return (rolled, 0) if cp == 0 else None  # no CP on a doubled roll
     if m is not None:
         code = parse_code(m.group("twice") or m.group("code"))
         extra = sum(int(d) for d in _POOL_MOD.findall(m.group("mods") + " "))

@@ -77,10 +77,11 @@ class PoolRoll(msgspec.Struct):
         return 0 if self.code.dice <= 0 else self.dice_total + self.code.pips
 
 
-def roll_pool(draw: Draw, code: DCode) -> PoolRoll:
+def roll_pool(draw: Draw, code: DCode, *, lone_joker_cancels: bool = True) -> PoolRoll:
     """ZC-DICE-1, ZC-WILD-1, ZC-WILD-2: N-1 plain dice and the Joker; a first 1 removes the highest plain die.
 
-    In a 1D pool (no plain die) a Joker 1 removes nothing: the 1 and the pips remain.
+    In a 1D pool the Joker is the highest die: its 1 cancels itself and only the pips remain
+    (``lone_joker_cancels``; rules edition 1 kept the 1).
     """
     if code.dice <= 0:  # automatic failure
         return PoolRoll(code=code)
@@ -96,6 +97,9 @@ def roll_pool(draw: Draw, code: DCode) -> PoolRoll:
         cancelled = max(plain)
         fates[plain.index(cancelled)] = CANCELLED
         total -= cancelled
+    elif joker[0] == 1 and lone_joker_cancels:
+        cancelled = 1
+        total -= 1
     return PoolRoll(code, plain, fates, joker, cancelled=cancelled, dice_total=total)
 
 

@@ -12,7 +12,8 @@ The roll, read in rulebook order:
   again, as long as it shows 6 (no cap).
 - ZC-WILD-2: a 1 on the Joker's first roll is a critical failure: the
   highest of the N - 1 other dice is removed, the Joker's 1 counts, the
-  rest is judged normally. In a 1D pool only the pips and the 1 remain.
+  rest is judged normally. In a 1D pool the Joker is the highest die: only
+  the pips remain.
 - ZC-CP-1: each Character Point adds 1D (at most 3). One CP die is a second
   Joker that explodes like the first but whose 1 is a plain 1 (option
   ``all_cp_wild``: every CP die is such a Joker). CP dice are never removed.
@@ -223,8 +224,12 @@ def _branches(pool: _Pool, bound: int) -> tuple[_Pmf, _Pmf]:
     others = pool.dice - 1
     sums, drops = _plain_dice(others)
     # ZC-WILD-2: Joker first roll 1 (probability 1/6): the 1 counts, the
-    # highest other die is removed.
-    critical: _Pmf = ({1 + v: c for v, c in drops if 1 + v <= inner}, others + 1)
+    # highest other die is removed; on 1D the Joker is the highest die and
+    # is removed itself (only the pips remain).
+    if others:
+        critical: _Pmf = ({1 + v: c for v, c in drops if 1 + v <= inner}, others + 1)
+    else:
+        critical = ({0: 1} if inner >= 0 else {}, 1)
     # Otherwise the Joker (2..5, or 6 and rolling on) plus every other die.
     plain: _Pmf = (dict(sums), others)
     regular = _convolve(_exploding(inner, first_one=False), plain, inner)
@@ -330,7 +335,7 @@ def _mean(pool: _Pool) -> Fraction:
     mean_drop = Fraction(sum(v * c for v, c in drops), 6**others)
     # E[Joker; first roll != 1] = 21/5 - 1 * 1/6 = 121/30.
     regular = _EXPLODING_MEAN - Fraction(1, 6) + Fraction(5, 6) * Fraction(7, 2) * others
-    critical = Fraction(1, 6) * (1 + mean_drop)
+    critical = Fraction(1, 6) * (1 + mean_drop) if others else Fraction(0)  # on 1D the Joker's 1 is cancelled
     cp_dice = Fraction(7, 2) * pool.cp_plain + _EXPLODING_MEAN * pool.cp_wild
     return pool.pips + critical + regular + cp_dice
 

@@ -26,7 +26,7 @@ from fracas.core import events as E
 from fracas.core.encounter import Encounter, tie_broken_order
 from fracas.core.scenario import CoverZone
 from fracas.core.state import ActorState
-from fracas.systems.zcorps.dice import PoolRoll, add_cp, chain_fates, roll_pool
+from fracas.systems.zcorps.dice import CANCELLED, PoolRoll, add_cp, chain_fates, roll_pool
 from fracas.systems.zcorps.odds import DCode, parse_code, success_probability
 from fracas.systems.zcorps.rules import (
     DEAD,
@@ -404,7 +404,7 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
     ``cancelled``), then the Joker chain (each rerolled 6 ``exploded``).
     """
     start = enc.dice.counter
-    roll = roll_pool(enc.drawer(6, actor=actor, purpose=purpose), code)
+    roll = roll_pool(enc.drawer(6, actor=actor, purpose=purpose), code, lone_joker_cancels=rules(enc).edition >= 2)
     if code.dice <= 0:  # roll.automatic_failure
         enc.emit(
             E.Noted(actor=actor, text=f"{purpose}: a pool of {code} has no dice: automatic failure", rule="ZC-DICE-1")
@@ -423,17 +423,21 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
             first=start,
         )
     critical_failure = joker[0] == 1  # roll.critical_failure
+    lone_cancelled = critical_failure and not plain and roll.cancelled is not None
     enc.record(
         actor=actor,
         purpose=joker_purpose,
         rule="ZC-WILD-2" if critical_failure else "ZC-WILD-1",
         sides=6,
         faces=joker,
-        fates=chain_fates(joker),
+        fates=[CANCELLED] if lone_cancelled else chain_fates(joker),
         first=start + len(plain),
     )
     if critical_failure:
-        what = f"cancels the highest die ({roll.cancelled})" if roll.cancelled else "cancels nothing (1D pool)"
+        if lone_cancelled:
+            what = "cancels itself, the highest die (1D pool)"
+        else:
+            what = f"cancels the highest die ({roll.cancelled})" if roll.cancelled else "cancels nothing (1D pool)"
         enc.emit(E.Noted(actor=actor, text=f"{purpose}: Joker 1 {what}; possible complication", rule="ZC-WILD-2"))
     return roll
 
@@ -500,8 +504,9 @@ def skill_test(
     """ZC-DICE-1..ZC-COJ-1 and ZC-DIFF-1: a test against a difficulty, with CP and Cojones.
 
     ``pool_mods``: (name, dice, rule) added to the code's dice (penalties,
-    aiming). Cojones (policy: critical stakes only): double the code before
-    the roll when the exact odds are below one half, else reroll a failed
+    aiming). Cojones (policy: critical stakes only): double the pool rolled
+    (after its modifiers; edition 1: the sheet's code) before the roll when
+    the exact odds are below one half, else reroll a failed
     test; never with CP (ZC-COJ-1). CP: see :func:`cp_wanted`.
     """
     r = rules(enc)
@@ -522,17 +527,25 @@ def skill_test(
     rolled = with_dice(code, extra)
     a = enc.state.actors[actor]
     doubled = False
+    as_written = r.edition >= 2
     if (
         stakes >= 2
         and a.resources.get("cojones", 0) > 0
+        and (rolled.dice > 0 or not as_written)  # nothing rolled: doubling nothing helps nothing
         and float(success_probability(DCode(max(rolled.dice, 0), rolled.pips), difficulty - bonus)) < 0.5
     ):
         enc.emit(
             E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=a.resources["cojones"] - 1, rule="ZC-COJ-1")
         )
-        twice = DCode.of(2 * code.dice, 2 * code.pips)
-        label = f"{skill} {code} doubled by Cojones = {twice}{pool_text}"
-        rolled = with_dice(twice, extra)
+        if as_written:
+            # ZC-COJ-1: « doubler son pool de D lancé »: the pool rolled, after every pool modifier
+            twice = DCode.of(2 * rolled.dice, 2 * rolled.pips)
+            label = f"{skill} {code}{pool_text} doubled by Cojones = {twice}"
+            rolled = twice
+        else:  # edition 1: the sheet's code doubled, then the pool modifiers
+            twice = DCode.of(2 * code.dice, 2 * code.pips)
+            label = f"{skill} {code} doubled by Cojones = {twice}{pool_text}"
+            rolled = with_dice(twice, extra)
         doubled = True
     for attempt in range(2):
         roll = roll_code(enc, actor, rolled, purpose=purpose, rule=rule)

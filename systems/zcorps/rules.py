@@ -22,6 +22,11 @@ CLOSE = ("brawl", "melee")
 class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Defaults for every Z-Corps value the seed leaves open."""
 
+    # Rules edition (docs/rules-notes.md, "Rules editions"): 1 = the readings of fracas 0.1.0 (a log
+    # header without this field is edition 1, so its fight re-simulates as it was played); 2 = the
+    # rules-as-written readings of issue 13. A scenario may pin 1.
+    edition: int = 2
+
     # ZC-CP-1: at most this many CP per roll; option: every CP die a Joker (OpenD6).
     max_cp: int = 3
     all_cp_wild: bool = False
@@ -116,9 +121,9 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 RULE_IDS: dict[str, str] = {
     "ZC-DICE-1": "a D code rolls N d6 plus pips; 3 pips = 1D; 0D fails",
     "ZC-WILD-1": "the Joker explodes on 6 on every roll",
-    "ZC-WILD-2": "a first Joker 1 removes the highest other die (complication)",
+    "ZC-WILD-2": "a first Joker 1 removes the highest other die, on 1D the Joker itself (complication)",
     "ZC-CP-1": "Character Points: +1D each, max +3D, one CP Joker whose 1 is plain",
-    "ZC-COJ-1": "Cojones: double the pool or reroll a failed test, one per test, no CP",
+    "ZC-COJ-1": "Cojones: double the pool rolled (after penalties) or reroll a failed test, one per test, no CP",
     "ZC-DIFF-1": "difficulty scale; combat difficulty never below 3",
     "ZC-INIT-1": "initiative: Agilité roll, one action per full 10, acting at total, total-10...",
     "ZC-MULTI-1": "-1D per action beyond those granted, on skill and attribute rolls",

@@ -19,7 +19,13 @@ def test_odds_zcorps_prints_success_critical_failure_and_mean(capsys: pytest.Cap
 def test_odds_zcorps_json_is_exact_and_machine_readable(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "zcorps", "1D", "--vs", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (data["p_success"], data["p_critical_failure"], data["mean_exact"]) == (1.0, 1 / 6, "21/5")
+    assert (data["p_success"], data["p_critical_failure"], data["mean_exact"]) == (5 / 6, 1 / 6, "121/30")
+
+
+def test_odds_zcorps_a_joker_1_on_1d_plus_1_leaves_the_pip(capsys: pytest.CaptureFixture[str]) -> None:
+    """ZC-WILD-2, seed 000: « L'Echec Critique annule le dé ayant obtenu le résultat le plus haut »."""
+    assert main(["odds", "zcorps", "1D+1", "--vs", "2"]) == 0
+    assert "success (total >= 2):   83.33%" in capsys.readouterr().out
 
 
 def test_odds_zcorps_bad_code_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -66,3 +66,20 @@ def test_a_fork_log_written_before_fork_die_existed_verifies(tmp_path: Path) -> 
     old.write_bytes(b"\n".join(out) + b"\n")
     report = verify_log(old)
     assert report.ok, report.problem
+
+
+def test_a_new_log_records_its_rules_edition_and_a_header_without_one_is_edition_1(tmp_path: Path) -> None:
+    """Rules editions (docs/rules-notes.md): verify re-simulates a 0.1.0 log with the readings it was played by."""
+    from conftest import SCENARIOS
+    from fracas.core.system import get_system
+    from fracas.services.resim import rules_of_header
+    from fracas.services.run import run_scenario
+
+    log = tmp_path / "new.jsonl"
+    run_scenario(SCENARIOS / "zcorps" / "duel.toml", seed="1", log_path=log)
+    head = read_log(log).entries[0].ev
+    assert isinstance(head, E.EncounterStarted) and head.rules["edition"] == 2
+    for stored in STORED:
+        old = read_log(stored).entries[0].ev
+        assert isinstance(old, E.EncounterStarted) and "edition" not in old.rules
+        assert rules_of_header(old, get_system(old.system))["edition"] == 1

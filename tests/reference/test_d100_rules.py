@@ -187,9 +187,13 @@ def test_init_1_ties_go_to_the_higher_dex_then_a_new_1d12(tmp_path: Path) -> Non
 # ------------------------------------------------------------------ the turn
 
 
-def test_turn_1_a_reload_takes_the_whole_round_and_forbids_reactions(tmp_path: Path) -> None:
-    # initiative Ann 1D12 = 1, Bob 1D12 = 12; Bob's shot: Panne 10, attack 90 (a miss)
-    enc, seen = setup(tmp_path, [1, 12, 10, 90], ann={"policy": "raider"})
+def test_turn_1_a_reload_takes_the_rest_of_the_round_and_forbids_reactions(tmp_path: Path) -> None:
+    """Seed 002: « Attaquant : Recharger son arme (tout le round est utilisé). »
+
+    Ann (initiative 12) reloads on her turn; Bob (1) shoots later in the round: Ann cannot dodge.
+    """
+    # initiative Ann 1D12 = 12, Bob 1D12 = 1; Bob's shot: Panne 10, attack 90 (a miss)
+    enc, seen = setup(tmp_path, [12, 1, 10, 90], ann={"policy": "raider"})
     enc.emit(E.AmmoSpent(actor="ann", weapon="pistol", rounds=6, left=0, rule="D100-ATK-1"))
     enc.env.process(SYSTEM.play_round(enc, 1))
     enc.env.run()
@@ -199,6 +203,24 @@ def test_turn_1_a_reload_takes_the_whole_round_and_forbids_reactions(tmp_path: P
     assert (reload.weapon, reload.rounds, reload.spare_left) == ("pistol", 6, 0)
     assert enc.current_count() == 0  # the magazine is in at the end of the round
     assert enc.state.actors["ann"].ammo["pistol"] == 6
+    assert "reloading" not in enc.state.actors["ann"].conditions
+
+
+def test_turn_1_a_weapon_emptied_last_round_is_reloaded_when_its_owners_turn_comes(tmp_path: Path) -> None:
+    """Seed 002: « Par ordre décroissant, chaque personnage agit [...] Recharger son arme (tout le round est utilisé) ».
+
+    The reload is chosen on the owner's turn, in the descending order: before it Ann (initiative 1) has
+    not started reloading and may still dodge Bob's shot (initiative 12); the magazine is in at the end
+    of the round. (Edition 1 committed the reload as the round started: no dodge.)
+    """
+    # initiative Ann 1, Bob 12; Bob's shot: Ann's dodge 60 (fails, 50), Panne 10, attack 90 (a miss)
+    enc, seen = setup(tmp_path, [1, 12, 60, 10, 90], ann={"policy": "raider"})
+    enc.emit(E.AmmoSpent(actor="ann", weapon="pistol", rounds=6, left=0, rule="D100-ATK-1"))
+    enc.env.process(SYSTEM.play_round(enc, 1))
+    enc.env.run()
+    declared = [(e.actor, e.action) for e in of(seen, E.ActionDeclared)]
+    assert declared == [("bob", "shoot"), ("ann", "dodge"), ("ann", "reload")]
+    assert enc.state.actors["ann"].ammo["pistol"] == 6 and enc.current_count() == 0
     assert "reloading" not in enc.state.actors["ann"].conditions
 
 
@@ -376,6 +398,40 @@ def test_atk_2_77_above_a_skill_of_50_is_a_fumble(tmp_path: Path) -> None:
     assert (test.total, test.difficulty, test.critical, test.rule) == (77, 50, "fumble", "D100-ATK-2")
     assert of(seen, E.DiceRolled)[-1].purpose == "fumble table (pistol)"
     assert enc.state.actors["ann"].weapons["pistol"] == "dropped"  # 4: weapon dropped
+
+
+def test_atk_2_an_actor_off_balance_who_fumbles_off_balance_again_stays_off_balance(tmp_path: Path) -> None:
+    """Seed 002: « Supérieur à la Compétence et un double naturel : Jet dans la "Table des maladresses aux tirs" ».
+
+    Off balance (D100-ATK-2 [default]) costs -20 on the *next* action: an actor whose off-balance shot
+    fumbles off balance again carries the new condition to its next action (duel.toml seed 281, round 3:
+    Kestrel rolls 99 at -20 and fumbles a 2; edition 1 cleared the new condition in the same turn).
+    """
+    from conftest import SCENARIOS, run_fight
+
+    entries = run_fight(SCENARIOS / "d100" / "duel.toml", tmp_path, seed="281").entries
+    events = [e.ev for e in entries]
+    off: set[str] = set()
+    again: list[tuple[int, str]] = []
+    for i, ev in enumerate(events):
+        if isinstance(ev, E.ConditionSet) and ev.condition == R.IS_OFF_BALANCE:
+            if ev.actor in off:
+                again.append((i, ev.actor))
+            off.add(ev.actor)
+        elif isinstance(ev, E.ConditionCleared) and ev.condition == R.IS_OFF_BALANCE:
+            off.discard(ev.actor)
+    assert again, "seed 281 has an off-balance actor fumbling off balance again"
+    for i, actor in again:
+        later = events[i + 1 :]
+        nxt = next(k for k, e in enumerate(later) if isinstance(e, E.ActionDeclared) and e.actor == actor)
+        assert not [
+            e
+            for e in later[:nxt]
+            if isinstance(e, E.ConditionCleared) and e.actor == actor and e.condition == R.IS_OFF_BALANCE
+        ]
+        own = [e for e in later[nxt:] if isinstance(e, E.SkillTested) and e.actor == actor]
+        roll = next(e for e in own if e.skill not in ("dodge", "parry"))
+        assert "off balance" in [m.name for m in roll.modifiers]
 
 
 @pytest.mark.parametrize(

@@ -166,8 +166,31 @@ def test_zc_wild_2_3d_with_5_3_and_joker_1_cancels_the_5_and_totals_4(tmp_path: 
     assert [n.text for n in of(seen, E.Noted)] == ["shot: Joker 1 cancels the highest die (5); possible complication"]
 
 
-def test_zc_wild_2_in_a_1d_pool_the_1_and_the_pips_remain(tmp_path: Path) -> None:
-    enc, _ = encounter(tmp_path, [1])
+def test_zc_wild_2_in_a_1d_pool_only_the_pips_remain(tmp_path: Path) -> None:
+    """Seed 000: « L'Echec Critique annule le dé ayant obtenu le résultat le plus haut. »
+
+    On a one-die pool the Joker is the die with the highest result: its 1 is cancelled, the pips remain.
+    """
+    enc, seen = encounter(tmp_path, [1])
+    roll = R.roll_code(enc, "ann", DCode(1, 2), purpose="t", rule="ZC-DICE-1")
+    assert roll.total == 2
+    (joker,) = of(seen, E.DiceRolled)
+    assert (joker.faces, joker.fates, joker.rule) == ([1], ["cancelled"], "ZC-WILD-2")
+    (note,) = of(seen, E.Noted)
+    assert note.text == "t: Joker 1 cancels itself, the highest die (1D pool); possible complication"
+
+
+def test_zc_wild_2_in_a_1d_pool_cp_dice_bought_later_stay(tmp_path: Path) -> None:
+    """Seed 000: « L'Echec Critique annule le dé ayant obtenu le résultat le plus haut »; CP dice are never removed."""
+    enc, _ = encounter(tmp_path, [1, 4])
+    roll = R.roll_code(enc, "ann", DCode(1, 1), purpose="t", rule="ZC-DICE-1")
+    R.spend_cp(enc, "ann", roll, 1, purpose="t")
+    assert roll.total == 4 + 1
+
+
+def test_zc_wild_2_edition_1_keeps_the_1_in_a_1d_pool(tmp_path: Path) -> None:
+    """Logs of fracas 0.1.0 (rules edition 1) re-simulate with the 1 kept: 1 + pips."""
+    enc, _ = encounter(tmp_path, [1], rules="[rules]\nedition = 1")
     assert R.roll_code(enc, "ann", DCode(1, 2), purpose="t", rule="ZC-DICE-1").total == 3
 
 
@@ -226,6 +249,44 @@ def test_zc_coj_1_cojones_turn_3d_plus_2_into_6d_plus_4_with_one_joker(tmp_path:
     plain, joker = of(seen, E.DiceRolled)
     assert len(plain.faces) == 6 and len(joker.faces) == 1
     assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
+
+
+def test_zc_coj_1_cojones_double_the_pool_actually_rolled_after_penalties(tmp_path: Path) -> None:
+    """Seed 000: « Le point dépensé permet de doubler son pool de D lancé (y compris les tiers). »
+
+    The pool rolled by a 4D+1 at -3D (wounds, extra actions) is 1D+1: doubled, 2D+2, not 5D+2.
+    """
+    enc, seen = encounter(tmp_path, [3, 4])
+    ev, roll = R.skill_test(
+        enc,
+        "ann",
+        skill="firearms",
+        code=DCode(4, 1),
+        pool_mods=[("incapacitated", -3, "ZC-WOUND-1")],
+        base=20,
+        modifiers=[],
+        purpose="shot",
+        rule="ZC-ATK-1",
+        stakes=2,
+    )
+    assert roll.code == DCode(2, 2)
+    assert ev.skill == "firearms 4D+1 -3D incapacitated doubled by Cojones = 2D+2"
+    assert ev.total == 3 + 4 + 2
+    assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
+
+
+def test_zc_coj_1_the_audit_reads_the_doubled_pool_of_either_edition() -> None:
+    from fracas.systems.zcorps import logged_pool
+
+    def test(skill: str, kept: int) -> E.SkillTested:
+        return E.SkillTested(
+            actor="ann", rule="ZC-ATK-1", skill=skill, kept=kept, dice_total=7, modifiers=[], difficulty=20,
+            difficulty_base=20, total=9, success=False, margin=-11, critical="", target=None,
+        )  # fmt: skip
+
+    assert logged_pool(test("firearms 4D+1 -3D incapacitated doubled by Cojones = 2D+2", 2)) == (DCode(2, 2), 0)
+    # edition 1 wrote the doubled sheet code, then the pool modifiers
+    assert logged_pool(test("firearms 4D+1 doubled by Cojones = 8D+2 -3D incapacitated", 5)) == (DCode(5, 2), 0)
 
 
 def test_zc_coj_1_cojones_reroll_a_failed_test_and_the_new_roll_counts(tmp_path: Path) -> None:

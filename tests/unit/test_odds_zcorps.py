@@ -133,7 +133,8 @@ def brute(dice: int, pips: int, cp: int = 0, all_cp_wild: bool = False) -> dict[
         for first, value, p_joker in joker:
             # ZC-WILD-2: a first 1 drops the highest other die; the 1 counts.
             crit = first == 1
-            kept = 1 + sum(others) - max(others, default=0) if crit else value + sum(others)
+            # on a 1D pool the Joker is the highest die: its 1 is cancelled, the pips remain
+            kept = (1 + sum(others) - max(others) if others else 0) if crit else value + sum(others)
             for extra, p_extra in cp_rolls.items():
                 total = kept + extra + pips
                 dist[total] = dist.get(total, Fraction(0)) + p_others * p_joker * p_extra
@@ -178,8 +179,8 @@ def test_distribution_matches_brute_force(dice: int, pips: int, cp: int, all_cp_
 def test_one_die_by_hand() -> None:
     one = DCode(1, 0)
     dist = roll_distribution(one)
-    # A 1 on the Joker is a critical failure, but the 1 still counts.
-    assert dist[1] == SIXTH
+    # ZC-WILD-2: a 1 on the lone Joker cancels that die (the highest): the total is 0.
+    assert dist[0] == SIXTH and 1 not in dist
     # 2..5 are single rolls; 6 always rolls again, so no total of 6, 12, ...
     for face in range(2, 6):
         assert dist[face] == SIXTH
@@ -187,6 +188,7 @@ def test_one_die_by_hand() -> None:
     # 7..11 = a 6 then 1..5; 13..17 = two 6s then 1..5.
     assert [dist[t] for t in range(7, 12)] == [Fraction(1, 36)] * 5
     assert [dist[t] for t in range(13, 18)] == [Fraction(1, 216)] * 5
+    assert success_probability(one, 1) == Fraction(5, 6)
     assert success_probability(one, 2) == Fraction(5, 6)
     assert success_probability(one, 6) == SIXTH  # only a first 6 gets there
     assert success_probability(one, 7) == SIXTH
@@ -194,15 +196,17 @@ def test_one_die_by_hand() -> None:
     assert success_probability(one, 13) == Fraction(1, 36)
     assert success_probability(one, 19) == Fraction(1, 216)
     assert success_probability(one, -5) == 1
-    # E = 3.5 + E/6 for an exploding d6, so E = 21/5 = 4.2.
-    assert odds(one, 6).mean == Fraction(21, 5)
+    # E = 3.5 + E/6 for an exploding d6, so E = 21/5 = 4.2; less the cancelled 1 (1/6): 121/30.
+    assert odds(one, 6).mean == Fraction(121, 30)
 
 
-def test_one_die_with_pips_keeps_pips_and_the_one() -> None:
+def test_one_die_with_pips_keeps_only_the_pips() -> None:
+    """Seed 000: « L'Echec Critique annule le dé ayant obtenu le résultat le plus haut »: on 1D, the Joker itself."""
     dist = roll_distribution(DCode(1, 2))
-    assert min(dist) == 3  # ZC-WILD-2: "only the pips remain", plus the 1
-    assert dist[3] == SIXTH
-    assert odds(DCode(1, 2), 3).p_success == 1
+    assert min(dist) == 2  # ZC-WILD-2: only the pips remain
+    assert dist[2] == SIXTH and 3 not in dist
+    assert odds(DCode(1, 2), 3).p_success == Fraction(5, 6)
+    assert odds(DCode(1, 1), 2).p_success == Fraction(5, 6)
 
 
 def test_two_dice_by_hand() -> None:
@@ -379,9 +383,9 @@ def test_format_odds() -> None:
         "Z-Corps 1D vs 6",
         "  success (total >= 6):   16.67%",
         "  critical failure (Joker 1):  16.67%  (still succeeds: 0.00%)",
-        "  mean total:                   4.200",
+        "  mean total:                   4.033",
         "  total   P(=)     P(>=)",
-        "      1  16.67%  100.00%",
+        "      0  16.67%  100.00%",
         "      2  16.67%   83.33%",
     ]
     assert format_odds(odds(DCode(0, 2), 5)) == (
@@ -413,7 +417,8 @@ def test_matches_icepool(dice: int, pips: int, cp: int, all_cp_wild: bool) -> No
     depth = 6
     others = dice - 1
     # Joker first 1: 1 + the other dice without their highest.
-    critical = 1 + (d6.pool(others).lowest(others - 1).sum() if others >= 2 else 0)
+    # (on 1D the Joker is the highest die: it is cancelled, nothing remains)
+    critical = (1 + (d6.pool(others).lowest(others - 1).sum() if others >= 2 else 0)) if others else 0
     # Joker first 2..5, or 6 and exploding on; plus every other die.
     regular = icepool.Die([2, 3, 4, 5, 6 + d6.explode(depth=depth - 1)])
     if others:

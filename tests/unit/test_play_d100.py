@@ -61,9 +61,14 @@ def a_player() -> Callable[[list[str]], int]:
     seen = {"reload": 0, "react": 0}
 
     def pick(options: list[str]) -> int:
-        if options[0].startswith("act at my initiative count"):
+        if options[0].startswith("act at my initiative count"):  # rules edition 1: asked as the round starts
             seen["reload"] += 1
             return 1 if seen["reload"] == 1 else 0
+        reloads = [i for i, o in enumerate(options) if o.startswith("reload the ")]
+        if reloads:  # D100-TURN-1: on the turn
+            seen["reload"] += 1
+            if seen["reload"] == 1:
+                return reloads[0]
         if options[0].startswith("react to "):
             seen["react"] += 1
             return 0 if seen["react"] % 2 else len(options) - 1
@@ -87,14 +92,14 @@ def test_a_d100_human_reloads_shoots_and_reacts_with_derived_dice_and_the_log_ve
     # handgun 60, no modifier: rolls 01..60 hit; dodge 60 likewise
     assert "   1. aim and shoot at Sgt Vance with the pistol (lethal mode)  [odds 60.0%]\n" in out
     assert "   1. react to Sgt Vance's shot: dodge  [odds 60.0%]\n   2. no reaction to Sgt Vance's shot\n" in out
-    assert "   1. act at my initiative count (no reload this round)\n   2. reload the pistol (the whole round)\n" in out
+    assert re.search(r"^ +\d+\. reload the pistol \(the rest of the round\)$", out, re.M)  # D100-TURN-1
     entries = read_log(log).entries
     human = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human"]
     assert len(human) == len(table.questions)
     for options, declared in zip(table.questions, human, strict=True):
         assert declared.actor == "kestrel" and declared.text in options
     actions = {d.action for d in human}
-    assert {"reload", "wait", "shoot", "react", "no_reaction"} <= actions
+    assert {"reload", "shoot", "react", "no_reaction"} <= actions
     reloaded = [e.ev for e in entries if isinstance(e.ev, E.Reloaded) and e.ev.actor == "kestrel"]
     assert reloaded and reloaded[0].rounds == 8
     report = verify_log(log)
