@@ -49,9 +49,11 @@ from typing import Any, TextIO
 from fracas.core.dice import DerivedDice
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
+from fracas.core.quality import PolicyQuality, merge_quality, summary
 from fracas.core.scenario import LoadedScenario, load_scenario
 from fracas.core.system import get_system
 from fracas.services.batch import bench_batch, bench_dask_vs_pool
+from fracas.services.quality import scenario_quality, shipped_scenarios
 from fracas.services.run import replay_log, run_scenario
 from fracas.services.verify import bench_verify, verify_throughput
 
@@ -899,6 +901,39 @@ def bench_duel(
     return fig
 
 
+def bench_quality(seeds: int, say: Callable[[str], None]) -> dict[str, Any]:
+    """Per system, every policy together: attack tests at 0 % odds, beyond reach, mean odds, weak extra efforts."""
+    per_system: dict[str, dict[str, PolicyQuality]] = {}
+    for path in shipped_scenarios(ROOT / "scenarios"):
+        loaded = load_scenario(path)
+        merge_quality(
+            per_system.setdefault(loaded.spec.system, {}), scenario_quality(loaded, map(str, range(1, seeds + 1)))
+        )
+    out: dict[str, Any] = {}
+    for system, by_policy in sorted(per_system.items()):
+        total = PolicyQuality()
+        for q in by_policy.values():
+            total.merge(q)
+        n = max(1, total.attacks)
+        weak = sum(x.under_worth for x in total.extras.values())
+        efforts = sum(x.times for x in total.extras.values())
+        out[system] = {
+            "attack_tests": total.attacks,
+            "zero_odds": total.zero / n,
+            "beyond_reach": total.beyond / n,
+            "mean_odds": total.odds_ppm / 1e6 / n,
+            "extra_efforts": efforts,
+            "extra_efforts_under_10_points": weak,
+            "policies": summary(by_policy),
+        }
+        say(
+            f"{system:<11} {total.attacks:6d} attack tests  0 % odds {total.zero / n:6.1%}  beyond reach "
+            f"{total.beyond / n:6.1%}  mean odds {total.odds_ppm / 1e6 / n:6.1%}  "
+            f"efforts {efforts} ({weak} < 10 points)"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="smaller counts and no Dask (well under 30 s on 2 cores)")
@@ -990,6 +1025,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"dask-local 2 vs pool 2  {dvp['dask_fights_per_s']:11.1f} vs {dvp['pool_fights_per_s']:.1f} fights/s "
                 f"(ratio {dvp['ratio']:.2f})"
             )
+    quality_seeds = 20 if quick else 100
+    say(f"== decision quality (every shipped scenario, seeds 1-{quality_seeds}; tools/quality.py for details)")
+    report["decision_quality"] = bench_quality(quality_seeds, say)
     report["own_peak_rss_mb"] = peak_rss_kib() / 1024
     say(f"own peak memory         {report['own_peak_rss_mb']:11.1f} MB")
     overhead = report["systems"]["point_zero"]["overhead_vs_bare"]

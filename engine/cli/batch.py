@@ -63,6 +63,11 @@ def register(sub: Any) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786 (extra: dask)")
     p.add_argument("--dask-local", type=int, metavar="K", help="start a local Dask cluster of K workers (extra: dask)")
     p.add_argument("--chunk-size", type=int, metavar="C", help="fights per chunk (default: sized to the batch)")
+    p.add_argument(
+        "--quality",
+        action="store_true",
+        help="also report each policy's decision quality: attacks at 0 %% odds, mean odds, extra efforts, their worth",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_batch)
 
@@ -116,6 +121,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         rows=writer is not None,
         keep=args.keep_max,
         chunk=args.chunk_size,
+        quality=args.quality,
     )
     executor = B.make_executor(args.workers or B.default_workers(), args.scheduler, args.dask_local)
     bar = _progress(plan.n * len(points), quiet=args.json or args.no_progress)
@@ -192,6 +198,15 @@ def _print_text(
     lines = R.render_result(doc["result"], names) if "result" in doc else R.render_sweep(doc, names)
     for line in lines:
         print(line)
+    from fracas.core.quality import render as render_quality
+
+    for p, point in enumerate(outcome.points):
+        if point.acc.quality:
+            print()
+            where = f" (point {p})" if len(outcome.points) > 1 else ""
+            print(f"decision quality{where}, per policy (attack tests; exact odds as rolled):")
+            for line in render_quality(point.acc.quality):
+                print(f"  {line}")
     if kept:
         print()
         print(f"kept {len(kept)} log(s) ({args.keep_if}) in {args.keep_logs}: replay with fracas replay LOG")

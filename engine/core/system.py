@@ -32,7 +32,9 @@ class RuleSystem(Protocol):
 
     Optional, looked up with ``getattr`` so a minimal system needs neither:
     ``odds_command`` (an :class:`fracas.cli.odds.OddsProvider` for ``fracas odds``) and
-    ``outcome_odds(test, dice) -> float | None`` (P(this result or better), for ``fracas audit``).
+    ``outcome_odds(test, dice) -> float | None`` (P(this result or better), for ``fracas audit``) and
+    ``test_quality(test, dice) -> TestRead | None`` (a logged test read for the decision-quality
+    report, :mod:`fracas.core.quality`).
     """
 
     name: str

@@ -7,12 +7,14 @@ of a d100 test that ``fracas odds d100`` prints and the tests use as oracle.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
 from fracas.core import events as E
 from fracas.core.encounter import PRIORITY_ACT, TICKS_PER_SECOND, Encounter
+from fracas.core.quality import TestRead
 from fracas.core.scenario import parse_duration
 from fracas.core.system import Process
 from fracas.systems.d100 import odds as odds_module
@@ -22,7 +24,7 @@ from fracas.systems.d100.policies import POLICIES, Plan, decide, reaction, round
 from fracas.systems.d100.rules import RULE_IDS, D100Rules
 from fracas.systems.d100.sheet import Actor, Scenario, luck_of, validate
 
-__all__ = ["D100", "SYSTEM", "outcome_odds"]
+__all__ = ["D100", "SYSTEM", "outcome_odds", "test_quality"]
 
 DAY = 86_400
 
@@ -52,6 +54,25 @@ def outcome_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None
     return float(sum((bands[b] for b in order[: order.index(band) + 1]), Fraction(0)))
 
 
+def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
+    """The decision-quality reading of a logged d100 test (fracas.core.quality).
+
+    An attack is a test whose roll cites D100-ATK-1; its odds are the exact
+    P(critical success or success) of the effective skill, every modifier in
+    (the defender's reaction included: that is what the attacker faced).
+    Reactions and other tests count as no attack.
+    """
+    if test.kept != 1 or not 0 <= test.total <= 100:
+        return None
+    rolled = dice[-1] if dice else None
+    if rolled is not None and rolled.sides != 100:
+        return None
+    attack = rolled is not None and rolled.rule == "D100-ATK-1" and test.target is not None
+    mod = test.difficulty - test.difficulty_base
+    odds = float(odds_module.odds(test.difficulty_base, mod, attack=attack).p_success)
+    return TestRead(attack=attack, odds=odds)
+
+
 class D100:
     name = "d100"
     title = "d100 (BRP-like roll-under, stun and lethal modes)"
@@ -70,6 +91,10 @@ class D100:
     def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
         """The exact probability of this test's band or a better one (see :func:`outcome_odds`)."""
         return outcome_odds(test, dice)
+
+    def test_quality(self, test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
+        """This test read for the decision-quality report (see :func:`test_quality`)."""
+        return test_quality(test, dice)
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor

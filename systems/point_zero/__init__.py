@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import simpy
 from fracas.core import events as E
 from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from fracas.core.quality import TestRead
 from fracas.core.scenario import parse_duration
 from fracas.core.system import Process
 from fracas.systems.point_zero import resolution as R
@@ -37,6 +39,12 @@ class PointZero:
         from fracas.systems.point_zero.odds import outcome_odds
 
         return outcome_odds(test, dice)
+
+    def test_quality(self, test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
+        """This test read for the decision-quality report (systems/point_zero/odds.py)."""
+        from fracas.systems.point_zero.odds import test_quality
+
+        return test_quality(test, dice)
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor

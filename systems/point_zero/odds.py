@@ -9,14 +9,25 @@ weighted by its multinomial count, so 12 dice take 6,188 terms instead of
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import factorial
 
 import msgspec
 from fracas.core import events as E
+from fracas.core.quality import Extra, TestRead
 
-__all__ = ["TestOdds", "at_least", "format_test_odds", "keep_best_distribution", "outcome_odds", "test_odds"]
+__all__ = [
+    "TestOdds",
+    "at_least",
+    "format_test_odds",
+    "keep_best_distribution",
+    "outcome_odds",
+    "test_odds",
+    "test_quality",
+]
 
 
 def _multisets(m: int, faces: int) -> list[tuple[int, ...]]:
@@ -141,3 +152,34 @@ def format_test_odds(o: TestOdds) -> str:
         lines.append(f"  {total:5d}  {float(p):6.2%}  {float(tail):7.2%}")
         tail -= p
     return "\n".join(lines)
+
+
+def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
+    """The decision-quality reading of a logged Point Zéro test (fracas.core.quality).
+
+    An attack is a PZ-TEST-3 test with a target (saves have none, Medicine is PZ-HEAL-3).
+    Its odds are exact: the dice rolled (the last d6 roll of the actor before the test),
+    keep ``kept``, against the difficulty; ``beyond`` is a difficulty above six times the
+    dice kept, which no roll reaches. A surpass (PZ-SURP-1, "+N surpass" in the skill)
+    is an extra effort: the odds with N dice fewer, and with them.
+    """
+    if test.rule != "PZ-TEST-3":
+        return None
+    rolled = next((d for d in reversed(dice) if d.sides == 6 and d.rule == "PZ-TEST-1"), None)
+    m = len(rolled.faces) if rolled is not None else 0
+
+    def p(n: int) -> float:
+        if n <= 0:
+            return 1.0 if test.difficulty <= 0 else 0.0
+        return float(at_least(n, test.kept, test.difficulty))
+
+    odds = p(m)
+    extras: tuple[Extra, ...] = ()
+    match = _SURPASS.search(test.skill)
+    if match is not None:
+        extra = int(match.group(1))
+        extras = (Extra(kind="surpass", amount=extra, before=p(m - extra), after=odds),)
+    return TestRead(attack=test.target is not None, odds=odds, beyond=test.difficulty > 6 * test.kept, extras=extras)
+
+
+_SURPASS = re.compile(r" \+(\d+) surpass$")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import simpy
 from fracas.core import events as E
 from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from fracas.core.quality import Extra, TestRead
 from fracas.core.scenario import parse_duration
 from fracas.core.state import DISABLING
 from fracas.core.system import Process
@@ -27,7 +30,7 @@ from fracas.systems.zcorps.rules import (
 )
 from fracas.systems.zcorps.sheet import Actor, Scenario, validate
 
-__all__ = ["SYSTEM", "ZCorps", "logged_pool", "outcome_odds"]
+__all__ = ["SYSTEM", "ZCorps", "logged_pool", "outcome_odds", "test_quality"]
 
 _CODE = r"\d+D(?:\+\d+)?"
 #: The ``skill`` text of resolution.skill_test (and the stamina and medicine tests).
@@ -91,6 +94,77 @@ def outcome_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None
     return float(success_probability(rolled, test.dice_total + rolled.pips, cp=cp))
 
 
+#: The attack tests of Z-Corps: shots and blows (ZC-ATK-1) and manoeuvres (ZC-BRAWL-1).
+_ATTACK_RULES = ("ZC-ATK-1", "ZC-BRAWL-1")
+
+
+def _cp_at_least(plain: int, jokers: int, gap: int) -> float:
+    """P(``plain`` plain d6 + ``jokers`` (0 or 1) exploding d6 whose 1 is plain >= ``gap``), exactly (ZC-CP-1)."""
+    if gap <= 0:
+        return 1.0
+    sums: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(plain):
+        nxt: dict[int, Fraction] = {}
+        for t, p in sums.items():
+            for face in range(1, 7):
+                nxt[t + face] = nxt.get(t + face, Fraction(0)) + p / 6
+        sums = nxt
+    total = Fraction(0)
+    for t, p in sums.items():
+        need = gap - t
+        if jokers == 0:
+            total += p if need <= 0 else 0
+            continue
+        # one exploding die: P(X >= g) = 6**-k * (7 - (g - 6k)) / 6 with k = (g - 1) // 6 (ZC-WILD-1)
+        if need <= 0:
+            total += p
+        else:
+            k = (need - 1) // 6
+            total += p * Fraction(7 - (need - 6 * k), 6) / 6**k
+    return float(total)
+
+
+def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
+    """The decision-quality reading of a logged Z-Corps test (fracas.core.quality).
+
+    Attacks are ZC-ATK-1 and ZC-BRAWL-1 tests with a target. The odds are the
+    exact odds of the pool as rolled (before any CP), against the difficulty
+    less the attack bonus. CP are bought after the roll (ZC-CP-1): their worth
+    is P(the CP dice make up what the roll lacked). A Cojones doubling
+    (ZC-COJ-1) is worth the odds of the doubled pool less the plain one's; a
+    Cojones reroll, the odds of the reroll (the first roll had failed).
+    """
+    pool = logged_pool(test)
+    match = _TEST_LABEL.fullmatch(test.skill)
+    if pool is None or match is None:
+        return None
+    rolled, cp = pool
+    bonus = test.total - test.dice_total - rolled.pips
+    vs = test.difficulty - bonus
+
+    def p(code: DCode) -> float:
+        return 0.0 if code.dice <= 0 else float(success_probability(code, vs))
+
+    odds = p(rolled)
+    extras: list[Extra] = []
+    reroll = match.group("reroll") is not None
+    if reroll:
+        extras.append(Extra(kind="cojones", amount=1, before=0.0, after=odds))
+    elif match.group("twice"):
+        plain = parse_code(match.group("code"))
+        extra_dice = rolled.dice - parse_code(match.group("twice")).dice
+        extras.append(Extra(kind="cojones", amount=1, before=p(DCode(plain.dice + extra_dice, plain.pips)), after=odds))
+    if cp:
+        cp_dice = [d for d in dice if d.rule == "ZC-CP-1"]
+        # a second CP Joker (option all_cp_wild) is read as a plain die: a slight underestimate of its worth
+        jokers = min(1, sum(1 for d in cp_dice if "Joker" in d.purpose))
+        cp_sum = sum(sum(d.faces) for d in cp_dice)
+        gap = test.difficulty - (test.total - cp_sum)
+        extras.append(Extra(kind="cp", amount=cp, before=0.0, after=_cp_at_least(cp - jokers, jokers, gap)))
+    attack = test.rule in _ATTACK_RULES and test.target is not None and not reroll
+    return TestRead(attack=attack, odds=odds, extras=tuple(extras))
+
+
 class ZCorps:
     name = "zcorps"
     title = "Z-Corps (D6 System)"
@@ -108,6 +182,10 @@ class ZCorps:
     def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
         """The exact probability of this test's roll total or a better one (see :func:`outcome_odds`)."""
         return outcome_odds(test, dice)
+
+    def test_quality(self, test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
+        """This test read for the decision-quality report (see :func:`test_quality`)."""
+        return test_quality(test, dice)
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor

@@ -108,6 +108,11 @@ def test_bench_quick_json_has_warehouse_long_log_and_batch_figures(
 @pytest.mark.slow
 def test_bench_report_ends_with_the_point_zero_overhead_line(bench: tuple[dict[str, Any], list[str]]) -> None:
     report, lines = bench
+    quality = report["decision_quality"]
+    assert sorted(quality) == sorted(SYSTEMS)
+    for system in SYSTEMS:
+        assert quality[system]["attack_tests"] > 0, system
+        assert 0 < quality[system]["mean_odds"] < 1, system
     overhead = report["systems"]["point_zero"]["overhead_vs_bare"]
     assert report["overhead_vs_bare"] == overhead
     assert lines[-1] == f"overhead_vs_bare: {overhead:.2f}"

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Sequence
 
 import msgspec
+from fracas.core.quality import PolicyQuality, merge_quality
 from fracas.services.batch.fight import FightRecord
 
 #: How many fight indices the keep-logs candidates remember per kind (constant memory).
@@ -71,6 +72,8 @@ class Acc(msgspec.Struct):
     drawn: list[int] = []
     #: the ``keep`` longest fights as (rounds, index), longest first, lowest index on ties
     longest: list[tuple[int, int]] = []
+    #: decision quality per policy (``--quality``; empty otherwise)
+    quality: dict[str, PolicyQuality] = {}
 
     def add(self, rec: FightRecord, levels: dict[str, dict[str, list[str]]]) -> None:
         self.n += 1
@@ -131,6 +134,7 @@ class Acc(msgspec.Struct):
             self.won_by[side] = _keep_smallest(self.won_by.get(side, []), idx, self.keep)
         self.drawn = _keep_smallest(self.drawn, other.drawn, self.keep)
         self.longest = _top_longest(self.longest, other.longest, self.keep)
+        merge_quality(self.quality, other.quality)
 
 
 def _top_longest(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]], k: int) -> list[tuple[int, int]]:

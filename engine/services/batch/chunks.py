@@ -7,6 +7,7 @@ import math
 import time
 
 import msgspec
+from fracas.core.quality import QualityProbe, merge_quality
 from fracas.core.scenario import LoadedScenario
 from fracas.core.system import get_system
 from fracas.services.batch.accumulate import KEEP_MAX_DEFAULT, Acc
@@ -26,6 +27,7 @@ class Chunk(msgspec.Struct, frozen=True):
     stop: int
     rows: bool = False
     keep: int = KEEP_MAX_DEFAULT
+    quality: bool = False
 
 
 class ChunkResult(msgspec.Struct):
@@ -72,8 +74,11 @@ def run_chunk(chunk: Chunk) -> ChunkResult:
     rows: list[FightRecord] | None = [] if chunk.rows else None
     started = time.perf_counter()
     for i in range(chunk.start, chunk.stop):
-        rec = run_fight(loaded, i, chunk.root)
+        probe = QualityProbe(loaded.spec.system) if chunk.quality else None
+        rec = run_fight(loaded, i, chunk.root, quality=probe)
         acc.add(rec, levels)
+        if probe is not None:
+            merge_quality(acc.quality, probe.by_policy)
         if rows is not None:
             rows.append(rec)
     seconds = time.perf_counter() - started

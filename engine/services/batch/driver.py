@@ -31,6 +31,7 @@ class BatchPlan(msgspec.Struct, frozen=True):
     rows: bool = False
     keep: int = KEEP_MAX_DEFAULT
     chunk: int | None = None
+    quality: bool = False
 
 
 class BatchOutcome(msgspec.Struct):
@@ -62,6 +63,7 @@ def _chunks(plan: BatchPlan, size: Callable[[], int]) -> Iterator[Chunk]:
                 stop=stop,
                 rows=plan.rows,
                 keep=plan.keep,
+                quality=plan.quality,
             )
             start = stop
 

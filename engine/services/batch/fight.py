@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from fracas.core import events as E
+from fracas.core.quality import QualityProbe
 from fracas.core.scenario import LoadedScenario
 from fracas.core.state import DISABLING, State, apply
 from fracas.services.batch.stats import fight_seed
@@ -55,11 +57,17 @@ class FightRecord(msgspec.Struct, array_like=True):
     actors: dict[str, ActorFight]
 
 
-def run_fight(loaded: LoadedScenario, index: int, root: str, log_path: Path | None = None) -> FightRecord:
-    """Run fight ``index`` of a batch (no log unless ``log_path``) and summarise it."""
+def run_fight(
+    loaded: LoadedScenario, index: int, root: str, log_path: Path | None = None, quality: QualityProbe | None = None
+) -> FightRecord:
+    """Run fight ``index`` of a batch (no log unless ``log_path``) and summarise it.
+
+    ``quality``: a probe that also reads every event for the decision-quality report.
+    """
     seed = fight_seed(root, index)
     probe = _Probe()
-    result = run_scenario(loaded, seed=seed, log_path=log_path, listeners=[probe])
+    listeners: list[Any] = [probe] if quality is None else [probe, quality]
+    result = run_scenario(loaded, seed=seed, log_path=log_path, listeners=listeners)
     end = probe.state
     actors: dict[str, ActorFight] = {}
     for spec in loaded.spec.actors:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from fracas.core import quality as Q
 from fracas.core.errors import FracasError
 from fracas.services.batch.accumulate import Acc
 from fracas.services.batch.driver import BatchOutcome
@@ -82,6 +83,7 @@ def summarise(acc: Acc, sides: Sequence[str], actors: Sequence[tuple[str, str]])
         "rounds": rounds,
         "endings": dict(sorted(acc.reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
         "actors": out_actors,
+        **({"quality": Q.summary(acc.quality)} if acc.quality else {}),
     }
 
 

@@ -1,0 +1,245 @@
+"""Decision quality: how well each policy played, read from the events alone.
+
+A rule system reads one logged test for this report through its optional
+hook ``test_quality(test, dice) -> TestRead | None`` (``dice``: the actor's
+``DiceRolled`` events since its previous test, in order). The engine knows
+nothing of the rules: the system says whether the test was an attack, its
+exact odds of success as rolled, and what the actor's own extra effort
+(surpassing, Character Points, Cojones) added to them.
+
+:class:`QualityProbe` folds events, live (a listener of a batch fight) or
+from a stored log (:func:`quality_of_entries`), into :class:`PolicyQuality`
+counts per policy. The counts are integers (odds in parts per million), so
+merging chunks of a batch is exact and order-free, like the rest of a batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+from fracas.core import events as E
+from fracas.core.system import get_system
+
+#: Odds are summed in parts per million: integers merge exactly.
+PPM = 1_000_000
+#: An extra effort that adds fewer points of odds than this is flagged (issue 16: a surpass only for >= 10 points).
+WORTH_POINTS = 0.10
+#: An attack below these odds is counted as a long shot.
+LONG_SHOT = 0.15
+
+
+class Extra(msgspec.Struct, frozen=True, kw_only=True):
+    """An effort the actor chose for one test: its kind and the odds of success without and with it."""
+
+    kind: str  # surpass | cp | cojones
+    amount: int
+    before: float
+    after: float
+
+
+class TestRead(msgspec.Struct, frozen=True, kw_only=True):
+    """What a rule system reads from one logged test for the quality report."""
+
+    __test__ = False  # not a pytest class
+
+    attack: bool
+    odds: float
+    #: the system's own "beyond any roll" flag (Point Zéro: difficulty above six times the dice kept)
+    beyond: bool = False
+    extras: tuple[Extra, ...] = ()
+
+
+class ExtraQuality(msgspec.Struct):
+    """Efforts of one kind: how many, the dice or points spent, the odds they added, how many added < 10 points."""
+
+    times: int = 0
+    amount: int = 0
+    added_ppm: int = 0
+    under_worth: int = 0
+    #: efforts taken on a test whose odds stayed under 5 % even with them
+    hopeless: int = 0
+
+    def merge(self, other: ExtraQuality) -> None:
+        self.times += other.times
+        self.amount += other.amount
+        self.added_ppm += other.added_ppm
+        self.under_worth += other.under_worth
+        self.hopeless += other.hopeless
+
+
+class PolicyQuality(msgspec.Struct):
+    """Counts over every actor of one policy."""
+
+    decisions: int = 0
+    attacks: int = 0
+    zero: int = 0
+    long_shots: int = 0
+    beyond: int = 0
+    odds_ppm: int = 0
+    extras: dict[str, ExtraQuality] = {}
+    #: resources spent (ResourceSpent events): name -> amount
+    spent: dict[str, int] = {}
+
+    def merge(self, other: PolicyQuality) -> None:
+        self.decisions += other.decisions
+        self.attacks += other.attacks
+        self.zero += other.zero
+        self.long_shots += other.long_shots
+        self.beyond += other.beyond
+        self.odds_ppm += other.odds_ppm
+        for kind, q in other.extras.items():
+            self.extras.setdefault(kind, ExtraQuality()).merge(q)
+        for name, amount in other.spent.items():
+            self.spent[name] = self.spent.get(name, 0) + amount
+
+    def add_test(self, read: TestRead) -> None:
+        if read.attack:
+            self.attacks += 1
+            self.zero += read.odds <= 0.0
+            self.long_shots += read.odds < LONG_SHOT
+            self.beyond += read.beyond
+            self.odds_ppm += round(read.odds * PPM)
+        for x in read.extras:
+            q = self.extras.setdefault(x.kind, ExtraQuality())
+            q.times += 1
+            q.amount += x.amount
+            added = x.after - x.before
+            q.added_ppm += round(added * PPM)
+            q.under_worth += added < WORTH_POINTS - 1e-12
+            q.hopeless += x.after < 0.05
+
+
+def merge_quality(into: dict[str, PolicyQuality], other: dict[str, PolicyQuality]) -> None:
+    for policy, q in other.items():
+        into.setdefault(policy, PolicyQuality()).merge(q)
+
+
+class QualityProbe:
+    """A listener (or a fold over a log) that counts decision quality per policy."""
+
+    __slots__ = ("_dice", "_hook", "_policy", "by_policy", "ended")
+
+    def __init__(self, system: str | None = None) -> None:
+        self.by_policy: dict[str, PolicyQuality] = {}
+        self._policy: dict[str, str] = {}
+        self._dice: dict[str, list[E.DiceRolled]] = {}
+        self._hook = getattr(get_system(system), "test_quality", None) if system else None
+        self.ended = False
+
+    def _of(self, actor: str) -> PolicyQuality | None:
+        policy = self._policy.get(actor)
+        if policy is None:
+            return None
+        q = self.by_policy.get(policy)
+        if q is None:
+            q = self.by_policy[policy] = PolicyQuality()
+        return q
+
+    def __call__(self, seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
+        self.feed(ev)
+
+    def feed(self, ev: E.Event) -> None:
+        if self.ended:
+            return
+        if isinstance(ev, E.DiceRolled):
+            self._dice.setdefault(ev.actor, []).append(ev)
+        elif isinstance(ev, E.SkillTested):
+            dice = self._dice.pop(ev.actor, [])
+            q = self._of(ev.actor)
+            if q is not None and self._hook is not None:
+                read = self._hook(ev, dice)
+                if read is not None:
+                    q.add_test(read)
+        elif isinstance(ev, E.ActionDeclared):
+            q = self._of(ev.actor)
+            if q is not None:
+                q.decisions += 1
+        elif isinstance(ev, E.ResourceSpent):
+            q = self._of(ev.actor)
+            if q is not None:
+                q.spent[ev.resource] = q.spent.get(ev.resource, 0) + ev.amount
+        elif isinstance(ev, E.ActorEntered):
+            self._policy[ev.actor] = ev.policy or "?"
+        elif isinstance(ev, E.EncounterStarted):
+            self._hook = getattr(get_system(ev.system), "test_quality", None)
+        elif isinstance(ev, E.AftermathStarted):
+            self.ended = True  # healing tests after the fight are no decisions
+
+
+def quality_of_entries(entries: Iterable[E.Entry]) -> dict[str, PolicyQuality]:
+    """The decision quality of one stored log (its entries, header first)."""
+    probe = QualityProbe()
+    for entry in entries:
+        probe.feed(entry.ev)
+    return probe.by_policy
+
+
+def summary(by_policy: dict[str, PolicyQuality]) -> dict[str, dict[str, object]]:
+    """The report as JSON-ready numbers (shares and means as fractions, None when nothing was counted)."""
+    out: dict[str, dict[str, object]] = {}
+    for policy in sorted(by_policy):
+        q = by_policy[policy]
+        n = q.attacks
+        extras = {
+            kind: {
+                "times": x.times,
+                "amount": x.amount,
+                "mean_odds_added": x.added_ppm / PPM / x.times if x.times else None,
+                "under_10_points": x.under_worth,
+                "under_5_percent_after": x.hopeless,
+            }
+            for kind, x in sorted(q.extras.items())
+        }
+        out[policy] = {
+            "decisions": q.decisions,
+            "attack_tests": n,
+            "zero_odds": q.zero / n if n else None,
+            "long_shots": q.long_shots / n if n else None,
+            "beyond_reach": q.beyond / n if n else None,
+            "mean_odds": q.odds_ppm / PPM / n if n else None,
+            "extras": extras,
+            "spent": dict(sorted(q.spent.items())),
+        }
+    return out
+
+
+def _pct(x: object) -> str:
+    return "   -  " if x is None else f"{float(x):6.1%}"  # type: ignore[arg-type]
+
+
+def render(by_policy: dict[str, PolicyQuality], *, beyond_label: str = "beyond reach") -> list[str]:
+    """The report as text lines: one line per policy, then one per kind of extra effort."""
+    lines = [
+        f"{'policy':<12} {'decisions':>9} {'attacks':>7} {'0 % odds':>8} {'< 15 %':>7} "
+        f"{'mean odds':>9} {beyond_label:>13}"
+    ]
+    for policy, s in summary(by_policy).items():
+        lines.append(
+            f"{policy:<12} {s['decisions']:>9} {s['attack_tests']:>7} {_pct(s['zero_odds']):>8} "
+            f"{_pct(s['long_shots']):>7} {_pct(s['mean_odds']):>9} {_pct(s['beyond_reach']):>13}"
+        )
+        extras: dict[str, dict[str, object]] = s["extras"]  # type: ignore[assignment]
+        for kind, x in extras.items():
+            lines.append(
+                f"  {kind}: {x['times']} times ({x['amount']} spent), mean odds added "
+                f"{_pct(x['mean_odds_added']).strip()}, {x['under_10_points']} adding < 10 points, "
+                f"{x['under_5_percent_after']} still under 5 %"
+            )
+        spent: dict[str, int] = s["spent"]  # type: ignore[assignment]
+        if spent:
+            lines.append("  spent: " + ", ".join(f"{k} {v}" for k, v in spent.items()))
+    return lines
+
+
+__all__ = [
+    "Extra",
+    "ExtraQuality",
+    "PolicyQuality",
+    "QualityProbe",
+    "TestRead",
+    "merge_quality",
+    "quality_of_entries",
+    "render",
+    "summary",
+]
