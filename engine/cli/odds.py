@@ -3,8 +3,9 @@
 The engine imports no system: ``get_system(name)`` loads the registered
 object, whose ``odds_command`` attribute (when it has one) satisfies
 :class:`OddsProvider`. The provider declares its own arguments, so each
-system keeps its notation (``fracas odds zcorps "4D+2" --vs 15 --cp 1``,
-``fracas odds d100 55 --mod -30``).
+system keeps its players' notation (``fracas odds point_zero 5d6k3``,
+``fracas odds zcorps 4D+2 --vs 15 --cp 1``, ``fracas odds d100 55 --mod -30``);
+without a difficulty a provider prints the distribution of the total.
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ def plot_odds(payload: dict[str, Any], title: str, path: Path) -> None:
         ax.bar([b.replace("_", " ") for b in bands], [100 * p for p in bands.values()], color=colours)
         ax.set_xlabel("result band")
     ax.set_ylabel("probability (%)")
-    ax.set_title(f"{title}: P(success) {100 * float(payload['p_success']):.1f}%")
+    success = payload.get("p_success")
+    ax.set_title(title if success is None else f"{title}: P(success) {100 * float(success):.1f}%")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     try:
@@ -114,7 +116,7 @@ def register(sub: Any) -> None:
     """Add the ``odds`` subcommand (fracas.cli.main.EXTENSIONS)."""
     p = sub.add_parser(
         "odds",
-        help='exact odds of a roll (e.g. odds zcorps "4D+2" --vs 15 --cp 1)',
+        help="exact odds of a roll (e.g. odds point_zero 5d6k3 --vs 12, odds zcorps 4D+2)",
         description="Exact odds of a roll under a rule system. The arguments after SYSTEM are the system's "
         "own: try `fracas odds SYSTEM --help`.",
     )

@@ -3,8 +3,9 @@
 For the test an event belongs to it tells: who rolled and why (the actor's
 declaration that round), every die with its index in the dice stream and
 its fate, the dice total, the difficulty, its base and each modifier with
-its name and rule ID, the margin, the exact probability of that result or
-a better one (from the rule system's ``outcome_odds``, when it has one),
+its name and rule ID, the margin, the exact chance of success before the
+roll (the rule system's ``success_odds``) and where the result fell: the
+probability of that result or a better one (``outcome_odds``),
 and the chain of consequences that followed at the same instant: damage,
 save, wound threshold, boxes marked, conditions, death.
 
@@ -48,6 +49,8 @@ class Audit(msgspec.Struct, kw_only=True):
     test_seq: int | None
     dice_seq: int | None
     odds: float | None
+    #: P(the test succeeds) before the roll, exactly ("what were my chances?"); None when unknown
+    chance: float | None = None
     consequences: list[int]
     lines: list[str]
 
@@ -209,6 +212,7 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
         for idx, (face, fate) in enumerate(zip(roll_ev.faces, roll_ev.fates, strict=True)):
             lines.append(f"  die {roll_ev.first + idx}: {face} {fate}")
     odds: float | None = None
+    chance: float | None = None
     test = entries[ti].ev if ti is not None else None
     if isinstance(test, E.SkillTested):
         assert ti is not None
@@ -235,15 +239,21 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
             verdict = f"critical {test.critical}"
         lines.append(f"Result: {test.total} against {test.difficulty}: {verdict}, margin {test.margin:+d}")
         system = get_system(head.system)
+        rolled = dice if isinstance(dice, E.DiceRolled) else None
         fn = getattr(system, "outcome_odds", None)
         if fn is not None:
-            odds = fn(test, dice if isinstance(dice, E.DiceRolled) else None)
-        if odds is not None:
+            odds = fn(test, rolled)
+        chance_fn = getattr(system, "success_odds", None)
+        if chance_fn is not None:
+            chance = chance_fn(test, rolled)
+        if chance is not None:
             lines.append(
-                f"Odds: {odds:.2%} to get this result or a better one with these dice "
+                f"Chance before the roll: {chance:.2%} to succeed against {test.difficulty} "
                 f"(exact, from the {head.system} odds)"
             )
-        else:
+        if odds is not None:
+            lines.append(f"Where it fell: {odds:.2%} of rolls do this well or better")
+        if odds is None and chance is None:
             lines.append("Odds: not available for this roll")
     elif test is not None:
         lines.append(f"Result (seq {entries[ti].seq}): {narrator.text(test, entries[ti].sec)}")  # type: ignore[index]
@@ -271,6 +281,7 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
         test_seq=entries[ti].seq if ti is not None else None,
         dice_seq=entries[di].seq if di is not None else None,
         odds=odds,
+        chance=chance,
         consequences=[entries[j].seq for j in conseq],
         lines=lines,
     )

@@ -24,7 +24,7 @@ from fracas.systems.d100.policies import POLICIES, Plan, decide, reaction, round
 from fracas.systems.d100.rules import RULE_IDS, D100Rules
 from fracas.systems.d100.sheet import Actor, Scenario, luck_of, validate
 
-__all__ = ["D100", "SYSTEM", "outcome_odds", "test_quality"]
+__all__ = ["D100", "SYSTEM", "outcome_odds", "success_odds", "test_quality"]
 
 DAY = 86_400
 
@@ -73,6 +73,15 @@ def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead 
     return TestRead(attack=attack, odds=odds)
 
 
+def success_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+    """P(this test succeeds), before the roll: its skill and modifiers, exactly (D100-ROLL-1, D100-CRIT-1)."""
+    if (dice is not None and dice.sides != 100) or test.kept != 1:
+        return None
+    attack = test.critical == "fumble" or (dice is not None and dice.rule == "D100-ATK-1")
+    mod = test.difficulty - test.difficulty_base
+    return float(odds_module.odds(test.difficulty_base, mod, attack=attack).p_success)
+
+
 class D100:
     name = "d100"
     title = "d100 (BRP-like roll-under, stun and lethal modes)"
@@ -95,6 +104,10 @@ class D100:
     def test_quality(self, test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
         """This test read for the decision-quality report (see :func:`test_quality`)."""
         return test_quality(test, dice)
+
+    def success_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+        """The exact probability that this test succeeds, before the roll (see :func:`success_odds`)."""
+        return success_odds(test, dice)
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor

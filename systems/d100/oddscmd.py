@@ -25,6 +25,8 @@ class D100OddsCommand:
         )
 
     def compute(self, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+        if not 1 <= args.skill <= 100:
+            raise ValueError(f"a skill is a percentage from 1 to 100, got {args.skill}")
         o = odds(args.skill, args.mod, attack=not args.not_attack)
         payload: dict[str, Any] = {
             "system": "d100",

@@ -46,6 +46,12 @@ class PointZero:
 
         return test_quality(test, dice)
 
+    def success_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+        """The exact probability that this test succeeds, before the roll (systems/point_zero/odds.py)."""
+        from fracas.systems.point_zero.odds import success_odds
+
+        return success_odds(test, dice)
+
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor
         r: PointZeroRules = enc.rules

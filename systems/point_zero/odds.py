@@ -22,9 +22,11 @@ from fracas.core.quality import Extra, TestRead
 __all__ = [
     "TestOdds",
     "at_least",
+    "format_distribution",
     "format_test_odds",
     "keep_best_distribution",
     "outcome_odds",
+    "success_odds",
     "test_odds",
     "test_quality",
 ]
@@ -77,6 +79,18 @@ def outcome_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None
     if dice is None or not dice.faces or dice.sides != 6:
         return None
     return float(at_least(len(dice.faces), test.kept, test.dice_total))
+
+
+def success_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+    """P(this test succeeds), before the roll: the same dice kept the same way against the same difficulty.
+
+    The total is the kept dice plus the test's flat bonuses (``total - dice_total``), so the
+    dice must reach ``difficulty - bonus``. None when the test rolled no d6.
+    """
+    if dice is None or not dice.faces or dice.sides != 6:
+        return None
+    bonus = test.total - test.dice_total
+    return float(at_least(len(dice.faces), test.kept, test.difficulty - bonus))
 
 
 class TestOdds(msgspec.Struct, frozen=True, kw_only=True):
@@ -138,19 +152,37 @@ def test_odds(m: int, n: int, vs: int) -> TestOdds:
 test_odds.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
 
 
+def _table(distribution: dict[int, Fraction]) -> list[str]:
+    """``total  P(=)  P(>=)`` rows."""
+    lines = ["  total   P(=)     P(>=)"]
+    tail = Fraction(1)
+    for total, p in distribution.items():
+        lines.append(f"  {total:5d}  {float(p):6.2%}  {float(tail):7.2%}")
+        tail -= p
+    return lines
+
+
+def format_distribution(m: int, n: int, distribution: dict[int, Fraction]) -> str:
+    """The distribution of the best ``n`` of ``m`` d6, with its mean (no difficulty given)."""
+    mean = sum((t * p for t, p in distribution.items()), Fraction(0))
+    return "\n".join(
+        [
+            f"Point Zéro {m}d6k{n}: roll {m} d6, keep the best {n}",
+            f"  mean total: {float(mean):.3f}",
+            *_table(distribution),
+        ]
+    )
+
+
 def format_test_odds(o: TestOdds) -> str:
     lines = [
-        f"Point Zéro {o.dice}d6 keep {o.keep} vs {o.vs}",
+        f"Point Zéro {o.dice}d6k{o.keep} vs {o.vs}",
         f"  success (total >= {o.vs}):  {float(o.p_success):7.2%}",
         f"  critical success:         {float(o.p_critical_success):7.2%}  (MR doubled, PZ-CRIT-1)",
         f"  critical failure:         {float(o.p_critical_failure):7.2%}  (jam, drop or fall, PZ-CRIT-2)",
         f"  mean total:               {float(o.mean):7.3f}",
-        "  total   P(=)     P(>=)",
+        *_table(o.distribution),
     ]
-    tail = Fraction(1)
-    for total, p in o.distribution.items():
-        lines.append(f"  {total:5d}  {float(p):6.2%}  {float(tail):7.2%}")
-        tail -= p
     return "\n".join(lines)
 
 

@@ -30,7 +30,7 @@ from fracas.systems.zcorps.rules import (
 )
 from fracas.systems.zcorps.sheet import Actor, Scenario, validate
 
-__all__ = ["SYSTEM", "ZCorps", "logged_pool", "outcome_odds", "test_quality"]
+__all__ = ["SYSTEM", "ZCorps", "logged_pool", "outcome_odds", "success_odds", "test_quality"]
 
 _CODE = r"\d+D(?:\+\d+)?"
 #: The ``skill`` text of resolution.skill_test (and the stamina and medicine tests).
@@ -165,6 +165,22 @@ def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead 
     return TestRead(attack=attack, odds=odds, extras=tuple(extras))
 
 
+def success_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+    """P(this test succeeds), before the roll: the same pool and CP dice against the difficulty as it stood.
+
+    The difficulty's own dice (cover, light: ZC-COVER-1) are taken as rolled;
+    the flat bonus is ``total`` minus the roll total. None as for :func:`outcome_odds`.
+    """
+    pool = logged_pool(test)
+    if pool is None:
+        return None
+    rolled, cp = pool
+    if rolled.dice <= 0 or cp >= 2 or (dice is not None and dice.sides != 6):
+        return None
+    bonus = test.total - (test.dice_total + rolled.pips)
+    return float(success_probability(rolled, test.difficulty - bonus, cp=cp))
+
+
 class ZCorps:
     name = "zcorps"
     title = "Z-Corps (D6 System)"
@@ -186,6 +202,10 @@ class ZCorps:
     def test_quality(self, test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead | None:
         """This test read for the decision-quality report (see :func:`test_quality`)."""
         return test_quality(test, dice)
+
+    def success_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
+        """The exact probability that this test succeeds, before the roll (see :func:`success_odds`)."""
+        return success_odds(test, dice)
 
     def entered(self, enc: Encounter, actor: Any) -> E.ActorEntered:
         spec: Actor = actor

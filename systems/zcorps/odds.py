@@ -419,25 +419,28 @@ def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:6.2f}%"
 
 
-def format_odds(o: ZOdds) -> str:
-    """Human-readable, multi-line text of ``odds`` (for ``fracas odds zcorps``)."""
+def format_odds(o: ZOdds, *, with_vs: bool = True) -> str:
+    """Human-readable, multi-line text of ``odds`` (``fracas odds zcorps``); ``with_vs=False``: the distribution."""
     head = f"Z-Corps {o.code}"
     if o.cojones_double:
         head += f" doubled by Cojones = {o.rolled}"
     if o.cp:
         kind = "all CP dice are Jokers" if o.all_cp_wild else "one CP Joker"
         head += f" + {o.cp} CP ({kind})"
-    lines = [f"{head} vs {o.vs}"]
+    lines = [f"{head} vs {o.vs}" if with_vs else head]
     if o.automatic_failure or o.mean is None:
         lines.append("  a pool of 0D or fewer fails automatically (ZC-DICE-1)")
         return "\n".join(lines)
-    lines += [
-        f"  success (total >= {o.vs}):  {_percent(o.p_success)}",
-        f"  critical failure (Joker 1): {_percent(o.p_critical_failure)}"
-        f"  (still succeeds: {_percent(o.p_critical_failure_success).strip()})",
-        f"  mean total:                 {float(o.mean):7.3f}",
-        "  total   P(=)     P(>=)",
-    ]
+    if not with_vs:
+        lines += [f"  mean total:                 {float(o.mean):7.3f}", "  total   P(=)     P(>=)"]
+    else:
+        lines += [
+            f"  success (total >= {o.vs}):  {_percent(o.p_success)}",
+            f"  critical failure (Joker 1): {_percent(o.p_critical_failure)}"
+            f"  (still succeeds: {_percent(o.p_critical_failure_success).strip()})",
+            f"  mean total:                 {float(o.mean):7.3f}",
+            "  total   P(=)     P(>=)",
+        ]
     at_least = Fraction(1)
     for total, p in o.distribution.items():
         if at_least < Fraction(1, 1000):

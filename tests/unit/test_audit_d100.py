@@ -80,7 +80,7 @@ def test_the_audit_odds_line_is_the_band_or_better_count(
     want = float(counted(test.total, test.difficulty, dice.rule == "D100-ATK-1"))
     assert main(["audit", str(path), str(seq)]) == 0
     out = capsys.readouterr().out
-    assert f"Odds: {want:.2%} to get this result or a better one with these dice (exact, from the d100 odds)\n" in out
+    assert f"Where it fell: {want:.2%} of rolls do this well or better\n" in out
     assert outcome_odds(test, dice) == want
 
 

@@ -77,9 +77,7 @@ def test_the_audit_of_mira_s_shot_explains_dice_difficulty_margin_odds_and_conse
     assert f"Result: {test.total} against {test.difficulty}: {verdict}, margin {test.margin:+d}" in text
     odds = float(at_least(len(dice.faces), test.kept, test.dice_total))
     assert audit.odds == odds
-    assert (
-        f"Odds: {odds:.2%} to get this result or a better one with these dice (exact, from the point_zero odds)" in text
-    )
+    assert f"Where it fell: {odds:.2%} of rolls do this well or better" in text
     after = text[text.index("What followed:") + 1 :]
     kinds = [type(entries[s].ev).__name__ for s in audit.consequences]
     assert kinds[:2] == ["DiceRolled", "DamageRolled"] and "ThresholdComputed" in kinds

@@ -110,7 +110,7 @@ def test_the_audit_odds_line_equals_a_brute_force_count(
     code, cp = pool
     want = float(brute_force_at_least(code, cp, test.dice_total + code.pips))
     text = audit_text(path, seq, capsys)
-    line = f"Odds: {want:.2%} to get this result or a better one with these dice (exact, from the zcorps odds)"
+    line = f"Where it fell: {want:.2%} of rolls do this well or better"
     assert line + "\n" in text
     assert outcome_odds(test, None) == want
 
