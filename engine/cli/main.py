@@ -23,6 +23,7 @@ from fracas.cli import audit as cmd_audit
 from fracas.cli import batch as cmd_batch
 from fracas.cli import fair as cmd_fair
 from fracas.cli import fork as cmd_fork
+from fracas.cli import narration
 from fracas.cli import odds as cmd_odds
 from fracas.cli import play as cmd_play
 from fracas.cli import render as cmd_render
@@ -30,7 +31,6 @@ from fracas.cli import verify as cmd_verify
 from fracas.core.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
 
 if TYPE_CHECKING:
-    from fracas.core import events as E
     from fracas.core.state import State
 
 Handler = Callable[[argparse.Namespace], int]
@@ -60,7 +60,8 @@ def print_state(state: State, stream: TextIO | None = None) -> None:
         if a.weapons:
             gear = []
             for w, st in a.weapons.items():
-                ammo = f" {a.ammo[w]} rounds (+{a.spare.get(w, 0)} magazines)" if w in a.ammo else ""
+                spare = a.spare.get(w, 0)
+                ammo = f" {a.ammo[w]} rounds (+{spare} magazine{'s' if spare != 1 else ''})" if w in a.ammo else ""
                 gear.append(f"{w} {st}{ammo}")
             _out(f"  weapons: {'; '.join(gear)}", stream)
         if a.resources:
@@ -74,7 +75,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     from fracas.core.diagnostics import get_logger
     from fracas.core.scenario import load_scenario
     from fracas.core.state import state_to_builtins
-    from fracas.services.narrate import Narrator
     from fracas.services.run import default_log_path, resolve_seed, run_scenario
 
     loaded = load_scenario(args.scenario)
@@ -83,15 +83,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.binary and not args.log:
         log_path = log_path.with_suffix(".msgpack")
     listeners = []
-    narrator = Narrator()
+    printer = narration.Printer(args, _out)
     if not args.json and not args.quiet:
-
-        def show(seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
-            line = narrator.line(rnd, count, sec, ev)
-            if line is not None:
-                _out(line)
-
-        listeners.append(show)
+        listeners.append(printer)
+    else:
+        listeners.append(printer.note_aftermath)
     cmd_fair.announce(args, seed)
     started = time.perf_counter()
     result = run_scenario(
@@ -108,12 +104,31 @@ def cmd_run(args: argparse.Namespace) -> int:
         }
         _out(json.dumps(payload, ensure_ascii=False, sort_keys=False))
         return EXIT_OK
+    printer.finish()
+    print_sheets(Path(result.log), result.state, printer.aftermath_seq)
     _out()
-    print_state(result.state)
-    _out()
-    who = f"side {result.winner} wins" if result.winner else "no winner"
-    _out(f"{who} ({result.reason}) after {result.rounds} rounds; {result.events} events logged to {result.log}")
+    nar = printer.narrator
+    who = f"Won by {nar.side(result.winner, start=False)}" if result.winner else "No winner"
+    _out(
+        f"{who} ({nar.reason(result.reason)}) after {result.rounds} rounds; "
+        f"{result.events} events logged to {result.log}"
+    )
     return EXIT_OK
+
+
+def print_sheets(log: Path, final: State, aftermath: int | None) -> None:
+    """The sheets at the end of the fight, then (when the aftermath changed anything) after it."""
+    from fracas.services.run import replay_log
+
+    if aftermath is not None and final.seq > aftermath + 1:
+        _out()
+        _out(f"At the end of the fight (round {final.round}, seq {aftermath}):")
+        print_state(replay_log(log, at=aftermath).state)
+        _out()
+        _out(f"After the aftermath ({narration.duration(final.sec)} simulated):")
+    else:
+        _out()
+    print_state(final)
 
 
 # ------------------------------------------------------------------- replay
@@ -127,8 +142,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from fracas.services.run import replay_log
 
     path = Path(args.log)
+    printer = narration.Printer(args, _out)
     if args.narrate and not args.json:
-        _narrate(path, args.at)
+        narration.narrate_log(path, args.at, printer)
     replayed = replay_log(path, at=args.at)
     if replayed.torn is not None:
         t = replayed.torn
@@ -144,27 +160,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     title = f"{head.scenario_name} ({head.system})" if head else str(path)
     where = f"just after seq {s.seq}" if args.at is not None else f"at the end (seq {s.seq})"
     _out(f"{title}: state {where}, round {s.round}, {s.sec:g} s simulated")
+    aftermath = narration.aftermath_seq(path) if args.at is None else None
+    if aftermath is not None and s.seq > aftermath + 1:
+        _out(f"At the end of the fight (seq {aftermath}):")
+        print_state(replay_log(path, at=aftermath).state)
+        _out(f"After the aftermath ({narration.duration(s.sec)} simulated):")
     print_state(s)
     if s.ended:
-        who = f"side {s.winner} won" if s.winner else "no winner"
-        _out(f"{who}: {s.reason}")
+        if head is not None and not args.narrate:
+            printer.narrator.text(head)  # the sides' names
+        who = f"Won by {printer.narrator.side(s.winner, start=False)}" if s.winner else "No winner"
+        _out(f"{who}: {printer.narrator.reason(s.reason)}")
     return EXIT_OK
-
-
-def _narrate(path: Path, at: int | None) -> None:
-    from fracas.core.log import LogError, TornLine, iter_log
-    from fracas.services.narrate import Narrator
-
-    narrator = Narrator()
-    try:
-        for item in iter_log(path):
-            if isinstance(item, TornLine) or (at is not None and item.seq > at):
-                break
-            line = narrator.line(item.round, item.count, item.sec, item.ev)
-            if line is not None:
-                _out(f"{item.seq:>5} {line}")
-    except LogError as exc:
-        raise FracasError(str(exc)) from None
 
 
 # ----------------------------------------------------------------- validate
@@ -240,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--binary", action="store_true", help="write the compact msgpack log form")
     run.add_argument("--json", action="store_true", help="print one JSON object instead of the play-by-play")
     run.add_argument("--quiet", action="store_true", help="no play-by-play, only the final state")
+    narration.add_flags(run)
     cmd_fair.add_run_flags(run)
     run.set_defaults(handler=cmd_run)
 
@@ -248,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--at", type=int, metavar="SEQ", help="the state just after event SEQ")
     rep.add_argument("--json", action="store_true", help='print {"state": ...} as run --json does')
     rep.add_argument("--narrate", action="store_true", help="print the play-by-play up to that point first")
+    narration.add_flags(rep)
     cmd_fork.add_replay_flags(rep)
     rep.set_defaults(handler=cmd_replay)
 

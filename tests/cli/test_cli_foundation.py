@@ -22,13 +22,18 @@ def test_run_prints_a_play_by_play_and_writes_the_log(tmp_path: Path, capsys: py
     log = tmp_path / "mira.jsonl"
     assert main(["run", str(MIRA), "--seed", "7", "--log", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "Mira declares: move 2 m to (26, 6), attack guard with pistol [PZ-INIT-3]" in out
-    assert "Mira rolls 5d6 for pistol attack on guard: 6 4 (2) 6 (2) [PZ-TEST-1]" in out
-    assert "Mira moves to (26,6), 2 m this round, initiative 7 [PZ-MOVE-2]" in out
-    assert "The guard marks a Grave box on the physical monitor (12 vs 6) [PZ-MON-3]" in out
-    assert "Mira flees through service door [C-END-1]" in out
-    assert "Mira: 1 Légère box (physical) heals after 48 h 0 min [PZ-HEAL-2]" in out
-    assert f"side mira wins (side mira escaped) after 3 rounds; 129 events logged to {log}" in out
+    assert "R1 start Mira declares: move 2 m to (26, 6), attack the guard with the pistol [PZ-INIT-3]" in out
+    assert "R1 @7    Mira rolls 5d6 for the pistol attack on the guard: 6 4 (2) 6 (2) [roll 6, PZ-TEST-1]" in out
+    assert "Mira moves to (26, 6), 2 m this round [PZ-MOVE-2]" in out
+    assert "The guard marks a Grave box on the physical monitor (12 damage against 6) [PZ-MON-3]" in out
+    assert "Mira escapes through the service door [C-END-1]" in out
+    assert "after    Mira: 1 Légère box (physical) heals after 48 h [PZ-HEAL-2]" in out
+    assert f"Won by Mira (Mira escaped) after 3 rounds; 129 events logged to {log}" in out
+    # the sheets at the end of the fight, then after the aftermath (Mira's Légère healed 48 h later)
+    fight, after = out.split("At the end of the fight")[1].split("After the aftermath")
+    assert "Légère [x][ ][ ]" in fight.split("The guard [")[0]
+    assert "Légère [ ][ ][ ]" in after.split("The guard [")[0]
+    assert "\x1b[" not in out  # no colour when not on a terminal
     assert log.exists()
 
 

@@ -75,7 +75,8 @@ def test_steps_and_text_are_one_per_log_entry_with_the_narrators_line(mira_log: 
     assert data["text"] == [narrator.text(e.ev, e.sec) for e in entries]
     wound = next(i for i, e in enumerate(entries) if isinstance(e.ev, E.WoundMarked) and e.ev.actor == "guard")
     assert re.fullmatch(
-        r"The guard marks a Grave box on the physical monitor \(\d+ vs \d+\) \[PZ-MON-3\]", data["text"][wound]
+        r"The guard marks a Grave box on the physical monitor \(\d+ damage against \d+\) \[PZ-MON-3\]",
+        data["text"][wound],
     )
 
 
