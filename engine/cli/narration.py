@@ -1,7 +1,9 @@
 """How ``run``, ``replay --narrate`` and ``play`` print a fight: the play-by-play, ``--summary``, ``--only``.
 
 Colour only on a terminal, and never with ``NO_COLOR`` set (https://no-color.org)
-or ``--no-color``; a pipe or a file gets plain text.
+or ``--no-color``; a pipe or a file gets plain text. Start-up: this module
+imports no service and no event type until a fight is narrated, so ``--help``
+stays light (tests/cli/test_startup.py).
 """
 
 from __future__ import annotations
@@ -11,14 +13,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from fracas.core import events as E
 from fracas.core.errors import FracasError
-from fracas.core.log import LogError, TornLine, iter_log
-from fracas.services.narrate import ONLY, Narrator, Summary, duration
+
+if TYPE_CHECKING:
+    from fracas.core import events as E
+    from fracas.services.narrate import Narrator, Summary
+
+#: ``--only`` choices (fracas.services.narrate.ONLY, repeated here so that --help imports no service).
+ONLY = ("wounds", "hits", "rolls")
 
 __all__ = [
+    "ONLY",
     "Printer",
     "add_flags",
     "aftermath_seq",
@@ -49,13 +56,12 @@ class Printer:
     """Feeds events to a narrator (or a summary) and writes what they say."""
 
     def __init__(self, args: argparse.Namespace, write: Write, stream: TextIO | None = None) -> None:
-        from fracas.services.narrate import Narrator
+        from fracas.services.narrate import Narrator, Summary
 
         self.write = write
-        self.narrator: Narrator = Narrator(
-            colour=use_colour(args, stream or sys.stdout), only=getattr(args, "only", None)
-        )
-        self.summary = Summary(self.narrator) if getattr(args, "summary", False) else None
+        colour = use_colour(args, stream or sys.stdout)
+        self.narrator: Narrator = Narrator(colour=colour, only=getattr(args, "only", None))
+        self.summary: Summary | None = Summary(self.narrator) if getattr(args, "summary", False) else None
         self.aftermath_seq: int | None = None
 
     def note_aftermath(self, seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
@@ -83,6 +89,7 @@ class Printer:
 
 def narrate_log(path: Path, at: int | None, printer: Printer) -> None:
     """Narrate a stored log up to ``at`` (each line led by its seq, the number ``replay --at`` takes)."""
+    from fracas.core.log import LogError, TornLine, iter_log
 
     try:
         for item in iter_log(path):
@@ -116,6 +123,7 @@ def duration(sec: float) -> str:
 def aftermath_seq(path: Path) -> int | None:
     """The seq of the log's AftermathStarted (the end of the fight proper), None when it has none."""
     from fracas.core import events as E
+    from fracas.core.log import LogError, TornLine, iter_log
 
     try:
         for item in iter_log(path):

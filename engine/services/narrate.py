@@ -215,6 +215,7 @@ class Narrator:
         text = self.names_in(text)
         text = re.sub(r"\bwith (?!the |a |an |his |her |their )(?=[a-z0-9])", "with the ", text)
         text = re.sub(r"\btoward exit ", "toward the ", text)
+        text = re.sub(r"^aim (?!at |and )", "aim at ", text)
         return _minus(text)
 
     # ------------------------------------------------------------ style
@@ -302,21 +303,21 @@ class Narrator:
         who = self.name(ev.actor)
         src = "" if ev.source == "derived" else f", {ev.source}"
         if joker is not None:
-            base = self._purpose(base)
+            base = self.purpose_text(base)
             faces = f"{dice_text(ev)}, Joker {dice_text(joker)}"
             return f"{who} rolls {code} {base}: {faces} [roll {number}{src}, {joker.rule}]"
         purpose = ev.purpose
         if self.system == "zcorps" and purpose.endswith(": Joker"):
             return (
-                f"{who} rolls 1D {self._purpose(purpose[: -len(': Joker')])}: Joker {dice_text(ev)}"
+                f"{who} rolls 1D {self.purpose_text(purpose[: -len(': Joker')])}: Joker {dice_text(ev)}"
                 f" [roll {number}{src}, {ev.rule}]"
             )
         return (
-            f"{who} rolls {len(ev.faces)}d{ev.sides} {self._purpose(purpose)}: {dice_text(ev)}"
+            f"{who} rolls {len(ev.faces)}d{ev.sides} {self.purpose_text(purpose)}: {dice_text(ev)}"
             f" [roll {number}{src}, {ev.rule}]"
         )
 
-    def _purpose(self, purpose: str) -> str:
+    def purpose_text(self, purpose: str) -> str:
         """Why a roll is made, as a phrase after "rolls 3d6": ``for the pistol attack on the guard``, ``to dodge``."""
         m = _PANNE.match(purpose)
         if m is not None:

@@ -1,12 +1,18 @@
-"""``fracas play SCENARIO``: a real table's fight, decided and (optionally) rolled by people.
+"""``fracas play SCENARIO --human ID``: a real table's fight, decided and (optionally) rolled by people.
 
-Actors with ``policy = "human"`` are asked at the terminal: a numbered list
-of the legal actions their rule system offers, each with its odds when it
-is a test. The other actors follow their AI policy. With ``dice="entered"``
-every roll is asked for too: the physical faces, checked for count and
-range; a typo is asked again, never a crash. Entered faces are logged with
-``source = "entered"``; the log replays, audits and verifies like any other
-(the dice step counts entered dice instead of re-deriving them).
+Actors with ``policy = "human"`` (or named with ``--human ID``, which the log
+header then records as human) are asked at the terminal when their rule
+system asks for their decision (Point Zéro: at the declaration; Z-Corps and
+d100: at their initiative count): first a compact view of the map around
+them (actors, cover, exits) and the round's initiative with what was
+declared so far, then a numbered list of the legal actions, named with
+names, the cover they lead into, and their odds. The other actors follow
+their AI policy. With ``dice="entered"`` every roll is asked for too, by
+character name and purpose (``Mira rolls 5d6 for the pistol attack on the
+guard``): ``346``, ``3 4 6`` or ``3,4,6``; a typo is asked again, never a
+crash. Entered faces are logged with ``source = "entered"``; the log
+replays, audits and verifies like any other (the dice step counts entered
+dice instead of re-deriving them).
 
 Input and output are plain text streams, so tests drive a whole fight with a
 script of answers.
@@ -14,17 +20,21 @@ script of answers.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from fracas.core.decide import Choice, attach_chooser
+import msgspec
+from fracas.core import events as E
+from fracas.core.decide import HUMAN, Choice, attach_chooser
 from fracas.core.dice import DiceSource, EnteredDice
 from fracas.core.encounter import Encounter, Listener, RunResult
 from fracas.core.errors import FracasError
-from fracas.core.scenario import load_scenario
+from fracas.core.scenario import LoadedScenario, load_scenario
 from fracas.core.system import get_system
+from fracas.services.narrate import Narrator
 from fracas.services.run import default_log_path, resolve_seed
 
 if TYPE_CHECKING:
@@ -53,30 +63,156 @@ class Prompter:
         return line.strip()
 
 
-class TerminalChooser:
-    """The human at the table picks from a numbered list of legal actions."""
+class Table:
+    """What the person at the table has seen this round: initiative values and declarations."""
 
-    def __init__(self, prompter: Prompter) -> None:
+    def __init__(self, narrator: Narrator) -> None:
+        self.narrator = narrator
+        self.round = 0
+        self.initiative: dict[str, int] = {}
+        self.declared: list[tuple[str, str]] = []
+
+    def __call__(self, seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
+        if isinstance(ev, E.RoundStarted):
+            self.round, self.initiative, self.declared = ev.round, {}, []
+        elif isinstance(ev, E.InitiativeSet):
+            self.initiative[ev.actor] = ev.value
+        elif isinstance(ev, E.ActionDeclared):
+            self.declared.append((ev.actor, ev.text))
+        elif isinstance(ev, E.EncounterStarted | E.ActorEntered):
+            self.narrator.text(ev)  # learn names and sides
+
+
+def _cover_zones(enc: _Enc) -> list[Any]:
+    return list(getattr(enc.scenario.map, "cover", []) or [])
+
+
+def cover_at(enc: _Enc, x: int, y: int) -> Any | None:
+    """The cover zone holding (x, y), if any."""
+    for zone in _cover_zones(enc):
+        if zone.x <= x < zone.x + zone.w and zone.y <= y < zone.y + zone.h:
+            return zone
+    return None
+
+
+def map_view(enc: _Enc, actor: str, radius: int = 8, narrator: Narrator | None = None) -> list[str]:
+    """A compact text map around ``actor``: one character a metre, with its legend.
+
+    ``@`` the actor, ``A``-``Z`` the others (legend below), ``#`` cover, ``E`` an exit, ``.`` open ground,
+    ``x`` an actor out of the fight.
+    """
+    me = enc.state.actors[actor]
+    m = enc.scenario.map
+    width, height = int(getattr(m, "width", 0) or 0), int(getattr(m, "height", 0) or 0)
+    x0, x1 = max(0, me.x - radius), min(width - 1, me.x + radius) if width else me.x + radius
+    y0, y1 = max(0, me.y - radius), min(height - 1, me.y + radius) if height else me.y + radius
+    grid = {(x, y): "." for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
+    for zone in _cover_zones(enc):
+        for x in range(zone.x, zone.x + zone.w):
+            for y in range(zone.y, zone.y + zone.h):
+                if (x, y) in grid:
+                    grid[(x, y)] = "#"
+    for ex in getattr(m, "exits", []) or []:
+        if (ex.x, ex.y) in grid:
+            grid[(ex.x, ex.y)] = "E"
+    legend: list[str] = []
+    letters = iter("ABCDFGHIJKLMNOPQRSTUVWYZ")
+    name = _name_of(enc)
+    for aid, a in enc.state.actors.items():
+        if aid == actor:
+            continue
+        if (a.x, a.y) in grid:
+            fighting = a.can_act()
+            mark = next(letters, "?") if fighting else "x"
+            grid[(a.x, a.y)] = mark
+            where = cover_at(enc, a.x, a.y)
+            state = "" if fighting else f", {a.status()}"
+            cover = f", in cover: {where.name} ({where.level})" if where is not None else ""
+            dist = max(abs(a.x - me.x), abs(a.y - me.y))
+            side = narrator.side(a.side) if narrator is not None else _side(enc, a.side)
+            legend.append(f"{mark} {name(aid)} ({side}, {dist} m{cover}{state})")
+    grid[(me.x, me.y)] = "@"
+    rows = ["".join(grid[(x, y)] for x in range(x0, x1 + 1)) for y in range(y0, y1 + 1)]
+    here = cover_at(enc, me.x, me.y)
+    me_cover = f", in cover: {here.name} ({here.level})" if here is not None else ""
+    covers = [f"# {z.name} ({z.level})" for z in _cover_zones(enc) if _seen(grid, z)]
+    exits = [f"E {ex.name} at ({ex.x}, {ex.y})" for ex in getattr(m, "exits", []) or []]
+    return [
+        f"Map around {name(actor)} at ({me.x}, {me.y}){me_cover}, 1 character = 1 m:",
+        *(f"  {r}" for r in rows),
+        f"  @ {name(actor)}",
+        *(f"  {line}" for line in legend),
+        *(f"  {line}" for line in covers + exits),
+    ]
+
+
+def _seen(grid: dict[tuple[int, int], str], zone: Any) -> bool:
+    return any((x, y) in grid for x in range(zone.x, zone.x + zone.w) for y in range(zone.y, zone.y + zone.h))
+
+
+def _name_of(enc: _Enc) -> Any:
+    def name(aid: str) -> str:
+        a = enc.state.actors.get(aid)
+        return a.name if a is not None and a.name else aid
+
+    return name
+
+
+def _side(enc: _Enc, side: str) -> str:
+    for s in getattr(enc.scenario, "sides", []) or []:
+        if getattr(s, "id", None) == side and getattr(s, "name", None):
+            return str(s.name)
+    return f"side {side}"
+
+
+class TerminalChooser:
+    """The human at the table picks from a numbered list of legal actions, seeing the map and the round."""
+
+    def __init__(self, prompter: Prompter, table: Table | None = None) -> None:
         self.p = prompter
+        self.table = table or Table(Narrator())
+
+    def option_text(self, enc: _Enc, text: str) -> str:
+        """A choice as the player reads it: names for ids, and the cover a move ends in."""
+        shown = self.table.narrator.declared(text)
+        m = re.search(r"to \((\d+), (\d+)\)", text)
+        if m is not None:
+            zone = cover_at(enc, int(m.group(1)), int(m.group(2)))
+            if zone is not None:
+                shown = shown.replace(m.group(0), f"{m.group(0)} into cover ({zone.name}, {zone.level})", 1)
+        return shown
 
     def choose(self, enc: _Enc, actor: str, choices: Sequence[Choice]) -> int:
         out = self.p.out
         name = enc.state.actors[actor].name if actor in enc.state.actors else actor
-        out.write(f"\nRound {enc.round}: {name} ({actor}) decides. Legal actions:\n")
+        t = self.table
+        out.write(f"\nRound {enc.round}: {name} decides.\n")
+        for line in map_view(enc, actor, narrator=t.narrator):
+            out.write(line + "\n")
+        if t.initiative:
+            order = sorted(t.initiative.items(), key=lambda kv: -kv[1])
+            out.write("Initiative: " + ", ".join(f"{t.narrator.name(a)} {v}" for a, v in order) + "\n")
+        if t.declared:
+            out.write("Declared so far this round:\n")
+            for who, text in t.declared:
+                out.write(f"  {t.narrator.name(who)}: {t.narrator.declared(text)}\n")
+        out.write("Your choices:\n")
         for i, c in enumerate(choices, start=1):
-            odds = f"  [odds {c.odds:.1%}]" if c.odds is not None else ""
-            out.write(f"  {i:>2}. {c.text}{odds}\n")
+            odds = f"  [{c.odds:.1%} to hit]" if c.odds is not None else ""
+            out.write(f"  {i:>2}. {self.option_text(enc, c.text)}{odds}\n")
         n = len(choices)
         while True:
-            answer = self.p.ask(f"{name}'s action [1-{n}]: ", f"{name}'s action")
+            answer = self.p.ask(f"{name}'s choice [1-{n}]: ", f"{name}'s action")
             if answer.isdigit() and 1 <= int(answer) <= n:
                 return int(answer) - 1
-            out.write(f"  not an action number: {answer!r}; type a number from 1 to {n}\n")
+            out.write(f"  not a choice number: {answer!r}; type a number from 1 to {n}\n")
 
 
 def parse_faces(text: str, n: int, sides: int) -> list[int] | str:
-    """The faces typed, or why they are not ``n`` faces of a d``sides``."""
+    """The faces typed (``346``, ``3 4 6`` or ``3,4,6``), or why they are not ``n`` faces of a d``sides``."""
     tokens = [t for t in _SPLIT.split(text) if t]
+    if len(tokens) == 1 and n > 1 and sides <= 9 and tokens[0].isdigit() and len(tokens[0]) == n:
+        tokens = list(tokens[0])  # one digit a die: 346
     if len(tokens) != n:
         return f"expected {n} face{'s' if n != 1 else ''}, got {len(tokens)}"
     faces = []
@@ -90,14 +226,17 @@ def parse_faces(text: str, n: int, sides: int) -> list[int] | str:
     return faces
 
 
-def entered_dice(prompter: Prompter) -> EnteredDice:
-    """A dice source that asks the table for every roll, and asks again on a typo."""
+def entered_dice(prompter: Prompter, narrator: Narrator | None = None) -> EnteredDice:
+    """A dice source that asks the table for every roll, by character name and purpose; asks again on a typo."""
+    nar = narrator or Narrator()
 
     def ask(n: int, sides: int, actor: str, purpose: str) -> list[int]:
+        forms = ", typed as 346, 3 4 6 or 3,4,6" if sides <= 9 and n > 1 else ", as 12 34 or 12,34" if n > 1 else ""
         while True:
             answer = prompter.ask(
-                f"{actor} rolls {n}d{sides} for {purpose}: enter {n} face{'s' if n != 1 else ''} (1-{sides}): ",
-                f"the dice of {actor} ({purpose})",
+                f"{nar.name(actor)} rolls {n}d{sides} {nar.purpose_text(purpose)}: "
+                f"enter {n} face{'s' if n != 1 else ''} from 1 to {sides}{forms}: ",
+                f"the dice of {nar.name(actor)} ({purpose})",
             )
             parsed = parse_faces(answer, n, sides)
             if isinstance(parsed, list):
@@ -105,6 +244,22 @@ def entered_dice(prompter: Prompter) -> EnteredDice:
             prompter.out.write(f"  {parsed}; roll again or retype\n")
 
     return EnteredDice(ask)
+
+
+def with_humans(loaded: LoadedScenario, humans: Sequence[str], scenario_type: Any) -> LoadedScenario:
+    """The scenario with the actors named in ``humans`` played by a human (the header records it)."""
+    if not humans:
+        return loaded
+    raw = copy.deepcopy(loaded.raw)
+    actors = raw.get("actors", [])
+    known = {a.get("id"): a for a in actors if isinstance(a, dict)}
+    for aid in humans:
+        if aid not in known:
+            listing = ", ".join(f"{i} ({a.get('name', i)})" for i, a in known.items())
+            raise FracasError(f"--human {aid}: {loaded.path} has no actor {aid!r} (actors: {listing})")
+        known[aid]["policy"] = HUMAN
+    spec = msgspec.convert(raw, scenario_type)
+    return LoadedScenario(path=loaded.path, spec=spec, raw=raw, sha256=loaded.sha256)
 
 
 def play_scenario(
@@ -117,17 +272,30 @@ def play_scenario(
     log_path: Path | None = None,
     player_seeds: Sequence[str] = (),
     listeners: Sequence[Listener] = (),
+    humans: Sequence[str] = (),
 ) -> RunResult:
-    """Run a fight with humans deciding (and, with ``dice="entered"``, rolling) at the terminal."""
+    """Run a fight with humans deciding (and, with ``dice="entered"``, rolling) at the terminal.
+
+    ``humans``: actor ids played by a human for this fight (``--human ID``), on top of the
+    scenario's ``policy = "human"`` actors; without any, the fight would ask nobody: refused.
+    """
     if dice not in ("derived", "entered"):
         raise FracasError(f"--dice: expected derived or entered, got {dice!r}")
     loaded = load_scenario(scenario)
     system = get_system(loaded.spec.system)
     if "human" not in system.policies:
         raise FracasError(f"{loaded.path}: rule system {system.name} has no human policy")
+    loaded = with_humans(loaded, humans, system.scenario_type)
+    if not any(a.policy == HUMAN for a in loaded.spec.actors):
+        listing = ", ".join(f"{a.id} ({a.name})" for a in loaded.spec.actors)
+        raise FracasError(f"{loaded.path}: no actor is played by a human: pick one with --human ID (actors: {listing})")
     seed_text = resolve_seed(seed, loaded)
     prompter = Prompter(inp, out)
-    source: DiceSource | None = entered_dice(prompter) if dice == "entered" else None
+    narrator = Narrator()
+    for a in loaded.spec.actors:
+        narrator.names[a.id] = a.name
+    table = Table(narrator)
+    source: DiceSource | None = entered_dice(prompter, narrator) if dice == "entered" else None
     enc = Encounter(
         system,
         loaded,
@@ -135,7 +303,7 @@ def play_scenario(
         dice=source,
         log_path=log_path if log_path is not None else default_log_path(loaded, seed_text),
         player_seeds=player_seeds,
-        listeners=listeners,
+        listeners=[table, *listeners],
     )
-    attach_chooser(enc, TerminalChooser(prompter))
+    attach_chooser(enc, TerminalChooser(prompter, table))
     return enc.run()

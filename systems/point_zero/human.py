@@ -10,9 +10,11 @@ its text, the text its ``ActionDeclared`` will carry):
   when the free move reaches them (PZ-MOVE-1), aim (PZ-DIFF-3);
 - flee toward each exit (PZ-MOVE-3), hold, surrender.
 
-Odds are the exact probability of success of the attack test as things
-stand at declaration (position, light, cover, movement so far), from
-:mod:`fracas.systems.point_zero.odds`; other actions have none. The decision itself
+Odds are the exact probability of success of the attack test from where
+the attack is made: after the plan's move when it moves first (range, the
+target's cover, light, movement so far), from
+:mod:`fracas.systems.point_zero.odds`; other actions have none. An attack
+that cannot succeed from there (0 %) is not offered. The decision itself
 goes through :func:`fracas.core.decide.ask_human`, so a replay takes it from the
 log.
 """
@@ -74,9 +76,24 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
 
 
 def plan_odds(enc: Encounter, actor: str, plan: Plan) -> float | None:
-    """P(the attack test succeeds), as things stand now; None for anything but an attack."""
+    """P(the attack test succeeds) from where it is made (after ``plan.before``); None for anything but an attack."""
     if plan.kind != "attack" or plan.target is None or plan.target not in enc.state.actors:
         return None
+    a = enc.state.actors[actor]
+    if not plan.before:
+        return _odds_here(enc, actor, plan)
+    # PZ-MOVE-1: the attack comes after the move: the odds are the ones from the last cell.
+    # The state is put back at once; nothing is emitted, so the log never sees it.
+    home = (a.x, a.y)
+    a.x, a.y = plan.before[-1]
+    try:
+        return _odds_here(enc, actor, plan)
+    finally:
+        a.x, a.y = home
+
+
+def _odds_here(enc: Encounter, actor: str, plan: Plan) -> float:
+    assert plan.target is not None
     weapon = R.weapon_of(enc, actor, plan.weapon)
     if weapon.skill in MELEE_SKILLS:
         base, mods = R.melee_difficulty(enc, actor, plan.target, weapon)
@@ -96,6 +113,7 @@ def plan_odds(enc: Encounter, actor: str, plan: Plan) -> float | None:
 
 def human(enc: Encounter, actor: str) -> Plan:
     """Ask the human at the table (or the log, on replay) which plan to follow."""
-    plans = legal_plans(enc, actor)
-    choices = [Choice(text=p.text(enc), odds=plan_odds(enc, actor, p)) for p in plans]
-    return plans[ask_human(enc, actor, choices)]
+    offered = [(p, plan_odds(enc, actor, p)) for p in legal_plans(enc, actor)]
+    offered = [(p, odds) for p, odds in offered if odds is None or odds > 0]  # no hopeless attack (fists from 8 m)
+    choices = [Choice(text=p.text(enc), odds=odds) for p, odds in offered]
+    return offered[ask_human(enc, actor, choices)][0]

@@ -43,15 +43,15 @@ class Table:
 
     def readline(self) -> str:
         text = self.out.getvalue()
-        dice = re.search(r"enter (\d+) faces? \(1-(\d+)\): $", text.rsplit("\n", 1)[-1])
+        dice = re.search(r"enter (\d+) faces? from 1 to (\d+)[^:]*: $", text.rsplit("\n", 1)[-1])
         if dice:
             faces = []
             for _ in range(int(dice.group(1))):
                 self.face = self.face % int(dice.group(2)) + 1
                 faces.append(str(self.face))
             return " ".join(faces) + "\n"
-        listing = text[text.rindex("Legal actions:\n") :]
-        options = re.findall(r"^ +\d+\. (.*?)(?:  \[odds [\d.]+%\])?$", listing, re.M)
+        listing = text[text.rindex("Your choices:\n") :]
+        options = re.findall(r"^ +\d+\. (.*?)(?:  \[[\d.]+% to succeed\])?$", listing, re.M)
         self.questions.append(options)
         return f"{self.pick(options) + 1}\n"
 
@@ -90,8 +90,8 @@ def test_a_d100_human_reloads_shoots_and_reacts_with_derived_dice_and_the_log_ve
     play(human_kestrel, log, table, "derived", "1")
     out = table.out.getvalue()
     # handgun 60, no modifier: rolls 01..60 hit; dodge 60 likewise
-    assert "   1. aim and shoot at Sgt Vance with the pistol (lethal mode)  [odds 60.0%]\n" in out
-    assert "   1. react to Sgt Vance's shot: dodge  [odds 60.0%]\n   2. no reaction to Sgt Vance's shot\n" in out
+    assert "   1. aim and shoot at Sgt Vance with the pistol (lethal mode)  [60.0% to succeed]\n" in out
+    assert "   1. react to Sgt Vance's shot: dodge  [60.0% to succeed]\n   2. no reaction to Sgt Vance's shot\n" in out
     assert re.search(r"^ +\d+\. reload the pistol \(the rest of the round\)$", out, re.M)  # D100-TURN-1
     entries = read_log(log).entries
     human = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human"]
@@ -112,7 +112,9 @@ def test_a_d100_human_with_entered_dice_is_recorded_as_entered_and_verifies(
     log = tmp_path / "d100e.jsonl"
     table = Table(a_player())
     play(human_kestrel, log, table, "entered", "1")
-    assert "kestrel rolls 1d12 for initiative 1D12 + DEX 15 + bonus: enter 1 face (1-12): " in table.out.getvalue()
+    assert (
+        "Kestrel rolls 1d12 for initiative (1D12 + DEX 15 + bonus): enter 1 face from 1 to 12: " in table.out.getvalue()
+    )
     entries = read_log(log).entries
     rolls = [e.ev for e in entries if isinstance(e.ev, E.DiceRolled)]
     assert rolls and all(r.source == "entered" for r in rolls)

@@ -46,7 +46,7 @@ class Table:
     # the input stream
     def readline(self) -> str:
         prompt = self.out.getvalue().rsplit("\n", 1)[-1]
-        dice = re.search(r"enter (\d+) faces? \(1-(\d+)\): $", prompt)
+        dice = re.search(r"enter (\d+) faces? from 1 to (\d+)[^:]*: $", prompt)
         if self.typos < 2 and (dice is not None) == (self.typos == 1):  # one bad action number, one bad face list
             self.typos += 1
             return "7 7\n" if dice else "banana\n"
@@ -72,9 +72,12 @@ def test_a_human_decides_with_derived_dice_and_the_log_verifies(human_mira: Path
     table = Table(action=3)
     play(human_mira, log, table, "derived")
     out = table.out.getvalue()
-    assert "Round 1: Mira (mira) decides. Legal actions:" in out
-    assert re.search(r"   \d\. attack guard with pistol  \[odds 77\.5%\]", out)
-    assert "  not an action number: 'banana'; type a number from 1 to " in out
+    assert "Round 1: Mira decides.\nMap around Mira at (28, 8), 1 character = 1 m:" in out
+    assert "  A The guard (Security guards, 8 m)\n" in out
+    assert re.search(r"   \d\. attack the guard with the pistol  \[77\.5% to succeed\]", out)
+    assert "into cover (crates, half), attack the guard with the pistol" in out
+    assert "fists" not in out  # no hopeless offer: a punch from 8 m
+    assert "  not a choice number: 'banana'; type a number from 1 to " in out
     entries = read_log(log).entries
     declared = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.actor == "mira"]
     assert declared and all(d.policy == "human" for d in declared)

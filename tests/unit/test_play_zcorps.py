@@ -14,6 +14,7 @@ from fracas.core import events as E
 from fracas.core.errors import ScenarioError
 from fracas.core.log import read_log
 from fracas.core.scenario import load_scenario
+from fracas.services.narrate import Narrator
 from fracas.services.play import play_scenario
 from fracas.services.verify import verify_log
 from fracas.systems.zcorps.human import pool_odds
@@ -48,15 +49,15 @@ class Table:
 
     def readline(self) -> str:
         text = self.out.getvalue()
-        dice = re.search(r"enter (\d+) faces? \(1-(\d+)\): $", text.rsplit("\n", 1)[-1])
+        dice = re.search(r"enter (\d+) faces? from 1 to (\d+)[^:]*: $", text.rsplit("\n", 1)[-1])
         if dice:
             faces = []
             for _ in range(int(dice.group(1))):
                 self.face = self.face % int(dice.group(2)) + 1
                 faces.append(str(self.face))
             return " ".join(faces) + "\n"
-        listing = text[text.rindex("Legal actions:\n") :]
-        options = re.findall(r"^ +\d+\. (.*?)(?:  \[odds [\d.]+%\])?$", listing, re.M)
+        listing = text[text.rindex("Your choices:\n") :]
+        options = re.findall(r"^ +\d+\. (.*?)(?:  \[[\d.]+% to succeed\])?$", listing, re.M)
         self.questions.append(options)
         return f"{self.pick(options) + 1}\n"
 
@@ -87,10 +88,10 @@ def test_a_zcorps_human_acts_and_defends_with_derived_dice_and_the_log_verifies(
     table = Table(defend_every_other_time())
     play(human_vance, log, table, "derived", "10")
     out = table.out.getvalue()
-    assert "Round 1: Sgt Vance (vance) decides. Legal actions:" in out
+    assert "Round 1: Sgt Vance decides.\nMap around Sgt Vance at " in out
     # at 23 m (short range), no cover, no defence: 5D+1 against 10, the floor of 3 out of reach
     p = float(success_probability(DCode(5, 1), 10))
-    assert f". shoot mags with M4 carbine (single auto)  [odds {p:.1%}]\n" in out
+    assert f". shoot Mags with M4 carbine (single auto)  [{p:.1%} to succeed]\n" in out
     assert ". hold\n" in out
     entries = read_log(log).entries
     human = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human"]
@@ -99,8 +100,11 @@ def test_a_zcorps_human_acts_and_defends_with_derived_dice_and_the_log_verifies(
     texts = [d.text for d in human]
     assert any(re.fullmatch(r"active defence \(dodge\) against \w+, spending an action", t) for t in texts)
     assert any(re.fullmatch(r"no active defence against \w+", t) for t in texts)
+    shown = Narrator()
+    for e in entries:
+        shown.text(e.ev)  # the names, as the table saw them
     for options, declared in zip(table.questions, texts, strict=True):
-        assert declared in options
+        assert shown.declared(declared) in options
     report = verify_log(log)
     assert report.ok, report.problem
 
@@ -112,7 +116,10 @@ def test_a_zcorps_human_with_entered_dice_is_recorded_as_entered_and_verifies(
     table = Table(defend_every_other_time())
     play(human_vance, log, table, "entered", "10")
     # the code's plain dice and its Joker in one prompt (3D: 2 plain dice and the Joker)
-    assert "vance rolls 3d6 for initiative (Agilité): enter 3 faces (1-6): " in table.out.getvalue()
+    assert (
+        "Sgt Vance rolls 3d6 for initiative (Agilité): enter 3 faces from 1 to 6, typed as 346, 3 4 6 or 3,4,6: "
+        in (table.out.getvalue())
+    )
     entries = read_log(log).entries
     rolls = [e.ev for e in entries if isinstance(e.ev, E.DiceRolled)]
     assert rolls and all(r.source == "entered" for r in rolls)
