@@ -31,6 +31,7 @@ from fracas.cli import verify as cmd_verify
 from fracas.core.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
 
 if TYPE_CHECKING:
+    from fracas.core import events as E
     from fracas.core.state import State
 
 Handler = Callable[[argparse.Namespace], int]
@@ -82,8 +83,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     log_path = Path(args.log) if args.log else default_log_path(loaded, seed)
     if args.binary and not args.log:
         log_path = log_path.with_suffix(".msgpack")
-    listeners = []
     printer = narration.Printer(args, _out)
+    listeners: list[Callable[[int, int, int, float, E.Event], None]] = []
     if not args.json and not args.quiet:
         listeners.append(printer)
     else:
@@ -105,7 +106,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         _out(json.dumps(payload, ensure_ascii=False, sort_keys=False))
         return EXIT_OK
     printer.finish()
-    print_sheets(Path(result.log), result.state, printer.aftermath_seq)
+    print_sheets(Path(result.log) if result.log else None, result.state, printer.aftermath_seq)
     _out()
     nar = printer.narrator
     who = f"Won by {nar.side(result.winner, start=False)}" if result.winner else "No winner"
@@ -116,11 +117,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def print_sheets(log: Path, final: State, aftermath: int | None) -> None:
+def print_sheets(log: Path | None, final: State, aftermath: int | None) -> None:
     """The sheets at the end of the fight, then (when the aftermath changed anything) after it."""
     from fracas.services.run import replay_log
 
-    if aftermath is not None and final.seq > aftermath + 1:
+    if log is not None and aftermath is not None and final.seq > aftermath + 1:
         _out()
         _out(f"At the end of the fight (round {final.round}, seq {aftermath}):")
         print_state(replay_log(log, at=aftermath).state)

@@ -35,7 +35,7 @@ __all__ = [
     "use_colour",
 ]
 
-Write = Callable[[str], None]
+Write = Callable[[str], object]
 
 
 def add_flags(p: argparse.ArgumentParser) -> None:
@@ -75,9 +75,9 @@ class Printer:
             for line in self.summary.feed(rnd, count, ev, sec):
                 self.write(prefix + line)
             return
-        line = self.narrator.line(rnd, count, sec, ev)
-        if line is not None:
-            for part in line.split("\n"):
+        said = self.narrator.line(rnd, count, sec, ev)
+        if said is not None:
+            for part in said.split("\n"):
                 self.write(prefix + part)
 
     def finish(self) -> None:

@@ -207,7 +207,8 @@ class Narrator:
     def reason(self, reason: str) -> str:
         """An end reason with its side ids named: ``only side blue can still fight`` -> ``only Blue can...``."""
         for sid in sorted(self.sides, key=len, reverse=True):
-            reason = re.sub(rf"\bside {re.escape(sid)}\b", lambda _m, sid=sid: self.side(sid, start=False), reason)
+            named = self.side(sid, start=False)
+            reason = re.sub(rf"\bside {re.escape(sid)}\b", lambda _m: named, reason)  # noqa: B023 - used at once
         return reason
 
     def declared(self, text: str) -> str:
