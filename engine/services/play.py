@@ -198,7 +198,7 @@ class TerminalChooser:
                 out.write(f"  {t.narrator.name(who)}: {t.narrator.declared(text)}\n")
         out.write("Your choices:\n")
         for i, c in enumerate(choices, start=1):
-            odds = f"  [{c.odds:.1%} to hit]" if c.odds is not None else ""
+            odds = f"  [{c.odds:.1%} to succeed]" if c.odds is not None else ""
             out.write(f"  {i:>2}. {self.option_text(enc, c.text)}{odds}\n")
         n = len(choices)
         while True:
