@@ -80,7 +80,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     loaded = load_scenario(args.scenario)
     seed = resolve_seed(None if args.seed is None else str(args.seed), loaded)
-    log_path = Path(args.log) if args.log else default_log_path(loaded, seed)
+    seed, salt, secret = cmd_fair.seed_of(args, loaded, seed)
+    # a secret seed stays out of the log's name (the log reveals it at the end)
+    log_path = Path(args.log) if args.log else default_log_path(loaded, "-committed" if secret else seed)
     if args.binary and not args.log:
         log_path = log_path.with_suffix(".msgpack")
     printer = narration.Printer(args, _out)
@@ -89,10 +91,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         listeners.append(printer)
     else:
         listeners.append(printer.note_aftermath)
-    cmd_fair.announce(args, seed)
+    announce = cmd_fair.announcer(args)
+    if announce is not None:
+        listeners.insert(0, announce)
     started = time.perf_counter()
     result = run_scenario(
-        loaded, seed=seed, log_path=log_path, binary=args.binary, listeners=listeners, player_seeds=args.player_seed
+        loaded,
+        seed=seed,
+        log_path=log_path,
+        binary=args.binary,
+        listeners=listeners,
+        player_seeds=args.player_seed,
+        salt=salt,
+        secret=secret,
     )
     get_logger().debug("run finished", seconds=round(time.perf_counter() - started, 3), events=result.events)
     if args.json:
@@ -282,6 +293,7 @@ EXTENSIONS: list[Callable[[Any], None]] = [
     cmd_audit.register,
     cmd_odds.register,
     cmd_play.register,
+    cmd_fair.register,
 ]
 
 

@@ -9,17 +9,39 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="prove a log untouched: structure, hash chain, dice, rules, state")
+    p = sub.add_parser("verify", help="prove a log untouched: structure, hash chain, header, dice, rules, state")
     p.add_argument("log", help="log file (JSONL or binary)")
+    p.add_argument(
+        "--commitment",
+        metavar="HEX",
+        help="the commitment published before play (fracas commit): exit 1 unless the log was played from it",
+    )
+    p.add_argument(
+        "--parent", metavar="PATH", help="a fork's parent log (default: the file of the header's name beside it)"
+    )
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(handler=cmd_verify)
+
+
+def faces_line(report: Any) -> str:
+    """What an intact log's dice prove, in words: proven, or entered (never the same words)."""
+    from fracas.services.verify import FACES_NOT_PROVEN, FACES_PROVEN
+
+    if report.faces == "proven":
+        return FACES_PROVEN
+    if report.faces in FACES_NOT_PROVEN:
+        return str(FACES_NOT_PROVEN[report.faces])
+    if report.faces == "none":
+        return "no dice rolled"
+    return f"dice {report.faces}"
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     import msgspec  # imported here: keeps `fracas --help` fast
     from fracas.services.verify import verify_log
 
-    report = verify_log(Path(args.log))  # Unreadable is a FracasError: exit 2
+    # Unreadable is a FracasError: exit 2
+    report = verify_log(Path(args.log), commitment=args.commitment, parent=args.parent)
     if args.json:
         sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
         return report.exit_code
@@ -29,8 +51,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         mark = {"ok": "ok", "failed": "FAILED", "skipped": "skipped"}[step.status]
         detail = f" ({step.detail})" if step.detail else ""
         out.write(f"  {step.name:<9} {mark}{detail}\n")
+    for note in report.notes:
+        out.write(f"  note: {note}\n")
     if report.problem is None:
-        out.write(f"intact: {report.events} events verified in {report.seconds * 1000:.1f} ms\n")
+        out.write(f"intact: {report.events} events verified in {report.seconds * 1000:.1f} ms; {faces_line(report)}\n")
     else:
         p = report.problem
         out.write(f"PROBLEM ({p.step}): {p.text()}\n")

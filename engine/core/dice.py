@@ -2,8 +2,10 @@
 
 Derived dice (docs/dice.md has the full method and known-answer vectors):
 
-- the seed is a text; ``commitment = SHA-256(seed as UTF-8)`` is published in
-  the log header before any die is drawn, the seed itself in the last event;
+- the seed is a text; the commitment (:func:`commitment_v2`: SHA-256 over the
+  salt, the seed, the scenario, the effective rules, the method and the
+  source) is published in the log header before any die is drawn, the seed
+  itself in the last event (format 1 logs: ``SHA-256(seed as UTF-8)``);
 - the key is the seed's UTF-8 bytes, or, when players add seeds after the
   commitment, ``SHA-256("fracas-key-v1" 0x00 seed (0x00 player_seed)*)``;
 - die ``k`` (0, 1, 2, ... over the whole encounter) with ``s`` sides is, for
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 import struct
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -37,9 +40,59 @@ class DiceError(Exception):
     """A dice source cannot produce the faces asked for."""
 
 
+#: The first part of every format-2 commitment (docs/dice.md, "The commitment").
+COMMIT_DOMAIN = "fracas-commit-v2"
+#: Bits of a secret drawn by ``fracas commit``, and of its salt.
+SECRET_BITS = 256
+SALT_BITS = 128
+
+
 def commitment_of(seed: str) -> str:
-    """The public commitment to a seed: hex SHA-256 of its UTF-8 bytes."""
+    """The format-1 commitment to a seed: hex SHA-256 of its UTF-8 bytes (it binds nothing else)."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def commitment_v2(
+    *,
+    salt: str,
+    seed: str,
+    scenario_sha256: str,
+    scenario_name: str,
+    rules_sha256: str,
+    method: str,
+    source: str,
+) -> str:
+    """The format-2 commitment: hex SHA-256 of its eight parts, each as a 4-byte big-endian length and its UTF-8 bytes.
+
+    The parts, in order: ``"fracas-commit-v2"``, the salt, the seed, the
+    scenario's SHA-256, the scenario's name, the effective rules' SHA-256,
+    the dice method and the dice source. Length prefixes make the split
+    unambiguous whatever the texts hold.
+    """
+    parts = (COMMIT_DOMAIN, salt, seed, scenario_sha256, scenario_name, rules_sha256, method, source)
+    data = b"".join(len(b).to_bytes(4, "big") + b for b in (p.encode("utf-8") for p in parts))
+    return hashlib.sha256(data).hexdigest()
+
+
+def new_secret() -> str:
+    """A fresh secret seed for ``fracas commit``: 256 bits from the OS, as 64 hex digits."""
+    return secrets.token_hex(SECRET_BITS // 8)
+
+
+def new_salt() -> str:
+    """A fresh salt for a commitment: 128 bits from the OS, as 32 hex digits."""
+    return secrets.token_hex(SALT_BITS // 8)
+
+
+def is_secret_seed(seed: str, salt: str) -> bool:
+    """Whether a seed and salt have the shape ``fracas commit`` draws (64 and 32 lowercase hex digits)."""
+    hexdigits = set("0123456789abcdef")
+    return (
+        len(seed) == SECRET_BITS // 4
+        and len(salt) == SALT_BITS // 4
+        and set(seed) <= hexdigits
+        and set(salt) <= hexdigits
+    )
 
 
 def derive_key(seed: str, player_seeds: Sequence[str] = ()) -> bytes:

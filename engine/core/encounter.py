@@ -26,9 +26,9 @@ import msgspec
 import simpy
 import simpy.events
 from fracas.core import events as E
-from fracas.core.dice import METHOD, DerivedDice, DiceSource, commitment_of
+from fracas.core.dice import METHOD, DerivedDice, DiceSource, commitment_of, commitment_v2
 from fracas.core.log import LogWriter
-from fracas.core.scenario import LoadedScenario
+from fracas.core.scenario import LoadedScenario, content_sha256
 from fracas.core.state import PROJECTION_HANDLERS, State, state_digest
 from fracas.core.system import RuleSystem, effective_rules, header_rules
 from fracas.core.version import __version__
@@ -83,6 +83,8 @@ class Encounter:
         parent: E.ForkOrigin | None = None,
         listeners: Sequence[Listener] = (),
         rules: Any = None,
+        salt: str = "",
+        secret: bool = False,
     ) -> None:
         self.system = system
         self.loaded = scenario
@@ -90,6 +92,9 @@ class Encounter:
         # ``rules``: effective rules already known (a log header's), else the scenario's overrides on the defaults
         self.rules: Any = rules if rules is not None else effective_rules(system, self.scenario.rules)
         self.seed = seed
+        #: the commitment's salt and whether the seed is a ``fracas commit`` secret (docs/dice.md)
+        self.salt = salt
+        self.secret = secret
         self.player_seeds = list(player_seeds)
         self.dice: DiceSource = dice if dice is not None else DerivedDice(seed, player_seeds)
         self.env = simpy.Environment()
@@ -301,25 +306,32 @@ class Encounter:
     # ------------------------------------------------------------------- run
 
     def header(self) -> E.EncounterStarted:
-        return E.EncounterStarted(
+        """The first event: what a replay needs, bound by the commitment (docs/log-format.md)."""
+        # a dice source that replays recorded dice, then draws new ones (a fork), declares the new ones' source
+        source = getattr(self.dice, "declared_kind", self.dice.kind)
+        head = E.EncounterStarted(
             format=E.FORMAT_VERSION,
             fracas_version=__version__,
             system=self.system.name,
             rules=header_rules(self.rules),
             scenario=self.loaded.raw,
             scenario_name=self.scenario.name or Path(self.loaded.path).stem,
-            scenario_sha256=self.loaded.sha256,
+            scenario_sha256=content_sha256(self.loaded.raw),
             dice=E.DiceCommitment(
-                source=self.dice.kind,
+                source=source,
                 method=METHOD,
-                commitment=commitment_of(self.seed),
+                commitment="",
                 player_seeds=self.player_seeds,
+                salt=self.salt,
+                secret=self.secret,
             ),
             ticks_per_second=TICKS_PER_SECOND,
             round_ticks=self.round_ticks,
             round_seconds=self.system.round_seconds,
             parent=self.parent,
         )
+        dice = msgspec.structs.replace(head.dice, commitment=header_commitment(head, self.seed))
+        return msgspec.structs.replace(head, dice=dice)
 
     def _main(self) -> Any:
         self.emit(self.header())
@@ -368,6 +380,26 @@ class Encounter:
             state=self.state,
             log_bytes=self.writer.bytes_written,
         )
+
+
+def header_commitment(head: E.EncounterStarted, seed: str) -> str:
+    """The commitment a header holds for ``seed`` (docs/dice.md, "The commitment").
+
+    Format 2: :func:`fracas.core.dice.commitment_v2` of the header's salt,
+    the seed, the scenario's hash and name, the effective rules' hash, the
+    dice method and source. Format 1: SHA-256 of the seed alone.
+    """
+    if head.format == 1:
+        return commitment_of(seed)
+    return commitment_v2(
+        salt=head.dice.salt,
+        seed=seed,
+        scenario_sha256=head.scenario_sha256,
+        scenario_name=head.scenario_name,
+        rules_sha256=content_sha256(head.rules),
+        method=head.dice.method,
+        source=head.dice.source,
+    )
 
 
 def tie_broken_order(

@@ -16,7 +16,11 @@ from typing import Any
 
 import msgspec
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Every log format this version reads and verifies (docs/log-format.md, "Evolution").
+FORMATS = (1, 2)
+#: The dice sources a log may declare (docs/dice.md); anything else is a structural failure.
+DICE_SOURCES = ("derived", "entered", "scripted")
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, gc=False):
@@ -40,16 +44,31 @@ class MonitorSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class DiceCommitment(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """How the dice of this encounter were produced and the seed commitment."""
+    """How the dice of this encounter were produced and the seed commitment (docs/dice.md).
+
+    ``source``: one of :data:`DICE_SOURCES`, and every roll of the log carries
+    it. ``commitment`` (format 2): SHA-256 binding the salt, the seed, the
+    scenario, the effective rules, the method and the source
+    (:func:`fracas.core.dice.commitment_v2`); format 1: SHA-256 of the seed
+    alone. ``salt`` and ``secret`` came with format 2: ``secret`` is true when
+    the seed was drawn by ``fracas commit`` (256 bits), false for a seed typed
+    on the command line or kept in the scenario (reproducible, not secret).
+    """
 
     source: str
     method: str
     commitment: str
     player_seeds: list[str] = []
+    salt: str = ""
+    secret: bool = False
 
 
 class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """Where a what-if encounter branched from its parent log."""
+    """Where a what-if encounter branched from its parent log.
+
+    ``parent_log``: the parent's file name, without a directory (format 2);
+    format 1 logs hold the path the parent was read from.
+    """
 
     parent_log: str
     parent_sha256: str

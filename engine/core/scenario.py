@@ -235,6 +235,15 @@ def scenario_sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def content_sha256(value: Any) -> str:
+    """Hex SHA-256 of a value's canonical JSON (keys sorted, no whitespace: the log's encoding).
+
+    Format 2 headers: ``scenario_sha256`` is this of the embedded scenario,
+    and the commitment binds this of the effective rules (docs/log-format.md).
+    """
+    return hashlib.sha256(msgspec.json.encode(value, order="deterministic")).hexdigest()
+
+
 def load_scenario(path: Path | str) -> LoadedScenario:
     """Read, validate and return a scenario; every error is a ScenarioError."""
     from fracas.core.system import get_system  # the registry needs nothing from here

@@ -83,7 +83,7 @@ def fork_log(
     recorded = RecordedDice.from_entries(entries)
     dice = RecordedDice(recorded.faces[:fork_die], recorded.sources[:fork_die], then=DerivedDice(seed))
     origin = E.ForkOrigin(
-        parent_log=str(parent),
+        parent_log=parent.name,  # the name, not a machine path: verify looks for it beside the fork
         parent_sha256=hashlib.sha256(data).hexdigest(),
         fork_seq=fork_seq,
         fork_die=fork_die,

@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 from fracas.core import events as E
-from fracas.core.dice import commitment_of
+from fracas.core.encounter import header_commitment
 from fracas.core.errors import FracasError
 from fracas.core.log import GENESIS, LogError, TornLine, encode_entry, iter_log
 from fracas.core.state import State, apply_entry, state_to_builtins
@@ -125,7 +125,7 @@ def chain_check(entries: Sequence[E.Entry]) -> dict[str, Any]:
     head = entries[0].ev
     last = entries[-1].ev
     if isinstance(head, E.EncounterStarted) and isinstance(last, E.EncounterEnded):
-        if commitment_of(last.seed) == head.dice.commitment:
+        if header_commitment(head, last.seed) == head.dice.commitment:
             checks.append("revealed seed matches the commitment")
         else:
             problems.append("the revealed seed does not match the commitment in the header")
@@ -168,17 +168,23 @@ def _report_status(report: Any) -> dict[str, Any] | None:
             where = f" (seq {problem['seq']})"
         details.append(f"{step.get('name', '?')}: {step.get('status', '?')}{where}{' - ' + why if why else ''}")
     problem = data.get("problem")
+    faces = data.get("faces", "proven")
+    # three states: proven / entered, rules checked (entered or scripted faces: nothing proves them) / failed
+    status = "ok" if data["ok"] and faces not in ("entered", "scripted") else "entered" if data["ok"] else "failed"
     if data["ok"]:
         names = ", ".join(
             str(s.get("name")) for s in data.get("steps") or [] if isinstance(s, dict) and s.get("status") == "ok"
         )
         summary = f"verified: {names}" if names else "verified"
+        if status == "entered":
+            summary = f"{faces} faces, rules checked: {names}; the faces cannot be proven"
+        details.extend(f"note: {note}" for note in data.get("notes") or [])
     elif isinstance(problem, dict):
         where = f"seq {problem['seq']}: " if problem.get("seq") is not None else ""
         summary = f"{problem.get('step', '?')}: {where}{problem.get('message', '')}"
     else:
         summary = "verification failed"
-    return {"status": "ok" if data["ok"] else "failed", "by": "fracas verify", "summary": summary, "details": details}
+    return {"status": status, "by": "fracas verify", "summary": summary, "details": details}
 
 
 def verification(path: Path, entries: Sequence[E.Entry]) -> dict[str, Any]:

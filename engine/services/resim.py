@@ -56,6 +56,8 @@ class RecordedDice:
         self.counter = 0
         self.kind = self.sources[0] if self.sources else "derived"
         self.then = then
+        #: the source a log header declares for this log's own dice: the new dice's after recorded ones (a fork)
+        self.declared_kind = then.kind if then is not None else self.kind
 
     @classmethod
     def from_entries(cls, entries: Sequence[E.Entry], *, until: int | None = None) -> RecordedDice:
@@ -145,7 +147,10 @@ def encounter_from_header(
 ) -> Encounter:
     """An encounter that runs the header's scenario under the header's effective rules."""
     system, loaded = scenario_from_header(head)
-    rules: Any = msgspec.convert(rules_of_header(head, system), system.rules_type)
+    try:
+        rules: Any = msgspec.convert(rules_of_header(head, system), system.rules_type)
+    except msgspec.ValidationError as exc:
+        raise FracasError(f"the header's rules no longer load under {head.system}: {exc}") from None
     enc = Encounter(
         system,
         loaded,
@@ -157,6 +162,8 @@ def encounter_from_header(
         parent=parent if parent is not None or not keep_parent else head.parent,
         listeners=listeners,
         rules=rules,
+        salt=head.dice.salt,
+        secret=head.dice.secret,
     )
     if log_path is None:
         enc.writer = NullWriter()

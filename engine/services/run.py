@@ -40,6 +40,8 @@ def run_scenario(
     player_seeds: Sequence[str] = (),
     listeners: Sequence[Listener] = (),
     parent: E.ForkOrigin | None = None,
+    salt: str = "",
+    secret: bool = False,
 ) -> RunResult:
     """Run one fight and write its log (``log_path=None``: keep no log)."""
     loaded = scenario if isinstance(scenario, LoadedScenario) else load_scenario(scenario)
@@ -54,6 +56,8 @@ def run_scenario(
         player_seeds=player_seeds,
         listeners=listeners,
         parent=parent,
+        salt=salt,
+        secret=secret,
     )
     return enc.run()
 

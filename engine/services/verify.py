@@ -1,19 +1,28 @@
 """``fracas verify``: prove a log untouched, or name its first problem.
 
-Five steps, in order (docs/verify.md):
+Six steps, in order (docs/verify.md):
 
-1. **structure**: every line decodes, ``seq`` is gapless from 0, the header
-   comes first and the end last (a missing end is an unfinished fight);
+1. **structure**: every line decodes, is byte for byte its canonical
+   encoding (no unknown field, no other spacing, order or escape; a binary
+   frame is its entry's canonical msgpack), ``seq`` is gapless from 0, the
+   header comes first and the end last (a missing end is an unfinished
+   fight), every dice source is a known one;
 2. **chain**: every ``h`` is ``SHA-256(h_prev || line without h)``;
-3. **dice**: the revealed seed matches the header's commitment, the die
-   indices run on without a gap, and every derived die re-derives to its
-   recorded face (entered dice are counted, not re-derivable);
-4. **rules**: the scenario and effective rules of the header are run again,
+3. **header**: the header is authenticated, not trusted: the effective
+   rules are the system's defaults with the embedded scenario's overrides,
+   ``scenario_sha256`` is the hash of the embedded scenario, the version,
+   dice method and clock are known values;
+4. **dice**: the revealed seed opens the header's commitment (and the one
+   given with ``--commitment``), every roll carries the header's one dice
+   source, the die indices run on without a gap, every derived die
+   re-derives to its recorded face, and a fork's inherited dice are the
+   parent's (entered dice are counted, not re-derivable);
+5. **rules**: the scenario and effective rules of the header are run again,
    by the same rule code, on the recorded dice (and the logged human
    decisions); every re-simulated event must equal the logged one, field by
    field: kept dice, totals, difficulty and modifiers, margin, damage,
    boxes, movement and initiative;
-5. **state**: every ``StateChecked`` digest equals the digest of a fresh
+6. **state**: every ``StateChecked`` digest equals the digest of a fresh
    fold of the log's events up to it.
 
 A problem names the step, the line, the seq, and expected vs found. Exit
@@ -23,6 +32,7 @@ codes: 0 intact, 1 a problem found, 2 unreadable.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,14 +41,48 @@ from typing import Any
 import msgspec
 from fracas.core import events as E
 from fracas.core.decide import DecisionError, NoLoggedDecision, ReplayChooser
-from fracas.core.dice import METHOD, DerivedDice, commitment_of
+from fracas.core.dice import METHOD, DerivedDice, is_secret_seed
+from fracas.core.encounter import TICKS_PER_SECOND, header_commitment
 from fracas.core.errors import EXIT_CHECK_FAILED, EXIT_OK, FracasError
-from fracas.core.log import GENESIS, LogError, LogWriter, TornLine, encode_entry, gc_paused, iter_log
+from fracas.core.log import GENESIS, LogWriter, _msgpack_frame_end, encode_entry, gc_paused
+from fracas.core.scenario import content_sha256
 from fracas.core.state import State, apply_entry, state_digest
-from fracas.services.resim import DiceExhausted, FaceOutOfRange, RecordedDice, encounter_from_header
+from fracas.core.system import FIRST_EDITION, effective_rules, header_rules
+from fracas.services.resim import (
+    DiceExhausted,
+    FaceOutOfRange,
+    RecordedDice,
+    encounter_from_header,
+    scenario_from_header,
+)
 
-STEPS = ("structure", "chain", "dice", "rules", "state")
+STEPS = ("structure", "chain", "header", "dice", "rules", "state")
+#: The fracas versions whose logs this version knows (a header naming another is a header problem).
+KNOWN_VERSIONS = ("0.1.0",)
+#: What a format-1 log cannot prove, said by verify for every such log (docs/log-format.md, "Evolution").
+FORMAT_1_LACKS = (
+    "format 1: the commitment is SHA-256 of the seed alone: it binds neither the scenario nor the rules, "
+    "and a short seed can be recovered from it",
+    "format 1: scenario_sha256 is the hash of a scenario file the log does not hold: "
+    "the embedded scenario is not authenticated",
+    "format 1: the header does not say whether the seed was a secret",
+)
+#: What verify says of a log whose faces are not derived (never the words of a proven log).
+FACES_NOT_PROVEN = {
+    "entered": "faces entered at the table: the rules are re-checked, the faces cannot be proven",
+    "scripted": "faces scripted (a test or a worked example): the rules are re-checked, the faces cannot be proven",
+}
+FACES_PROVEN = "dice proven: every face re-derived from the revealed seed, which opens the commitment"
+NOT_SECRET = (
+    "seed reproducible, not secret: typed on the command line or kept in the scenario, so whoever knew it "
+    "knew every die in advance (a table uses fracas commit, docs/verify.md)"
+)
 _decoder = msgspec.json.Decoder(E.Entry)
+_json_encoder = msgspec.json.Encoder(order="deterministic")
+_mp_encoder = msgspec.msgpack.Encoder(order="deterministic")
+_plain_json = msgspec.json.Encoder()
+_plain_mp = msgspec.msgpack.Encoder()
+_mp_decoder = msgspec.msgpack.Decoder(E.Entry)
 _H_KEY = b',"h":"'
 _H_TAIL = len(_H_KEY) + 64 + 2  # the key, the hex digest, `"}`
 
@@ -82,6 +126,10 @@ class Report(msgspec.Struct, kw_only=True):
     steps: list[StepResult] = []
     problem: Problem | None = None
     seconds: float = 0.0
+    #: what the dice of an intact log prove: "proven", "entered", "scripted" or "none" (no dice); "" when failed
+    faces: str = ""
+    #: guarantees the log lacks or has (format 1, a seed that is not secret, the commitment given)
+    notes: list[str] = []
 
 
 class Unreadable(FracasError):
@@ -92,6 +140,7 @@ class _Loaded(msgspec.Struct, kw_only=True):
     entries: list[E.Entry]
     lines: list[bytes]  # each entry's JSON line (re-encoded from a binary log): its hash covers it without ``h``
     problem: Problem | None = None  # first structural problem met while reading
+    frames: list[bytes] | None = None  # a binary log's frames, as in the file
 
 
 # ---------------------------------------------------------------- reading
@@ -114,7 +163,7 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
     if not data:
         raise Unreadable(f"{path}: empty file: not a fracas log")
     if data[:1] != b"{":  # as fracas.core.log.is_binary decides, on the bytes already read
-        return _load_binary(path)
+        return _load_binary(path, data)
     lines = data.split(b"\n")
     torn_end = lines[-1] != b""
     if not torn_end:
@@ -150,30 +199,40 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
     return _Loaded(entries=entries, lines=lines[: len(entries)], problem=problem)
 
 
-def _load_binary(path: Path) -> _Loaded:
+def _load_binary(path: Path, data: bytes) -> _Loaded:
+    """Split the file into msgpack frames (fracas.core.log) and decode each; keep the frames as they are."""
     entries: list[E.Entry] = []
+    frames: list[bytes] = []
     problem: Problem | None = None
-    try:
-        for item in iter_log(path):
-            if isinstance(item, TornLine):
-                if item.line == 1:
-                    raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)")
-                problem = Problem(
-                    step="structure",
-                    line=item.line,
-                    seq=len(entries),
-                    message=f"the last frame is torn ({item.length} bytes: {item.error}): an unfinished fight",
-                )
-                break
-            entries.append(item)
-    except LogError as exc:  # a corrupt frame in the middle
-        if not entries:
-            raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)") from None
-        problem = Problem(step="structure", line=len(entries) + 1, seq=len(entries), message=str(exc))
+    pos, size = 0, len(data)
+    while pos < size:
+        n = len(frames) + 1
+        end = _msgpack_frame_end(data, pos)
+        if end is None or end > size:
+            if n == 1:
+                raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)")
+            problem = Problem(
+                step="structure",
+                line=n,
+                seq=len(entries),
+                message=f"the last frame is torn ({size - pos} bytes: truncated msgpack frame): an unfinished fight",
+            )
+            break
+        frame = data[pos:end]
+        try:
+            entry = _mp_decoder.decode(frame)
+        except msgspec.DecodeError as exc:
+            if n == 1:
+                raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)") from None
+            problem = Problem(step="structure", line=n, seq=len(entries), message=f"frame {n} does not decode: {exc}")
+            break
+        entries.append(entry)
+        frames.append(frame)
+        pos = end
     if not entries:
         raise Unreadable(f"{path}: empty file: not a fracas log")
     lines = [encode_entry(e.seq, e.round, e.count, e.sec, e.ev, GENESIS)[0] for e in entries]
-    return _Loaded(entries=entries, lines=lines, problem=problem)
+    return _Loaded(entries=entries, lines=lines, problem=problem, frames=frames)
 
 
 # ------------------------------------------------------------- the steps
@@ -219,8 +278,11 @@ def check_structure(loaded: _Loaded) -> Problem | None:
                 expected="nothing after the end",
                 found=type(entries[i + 1].ev).__name__,
             )
-    if loaded.problem is not None:
-        return loaded.problem
+    known = _known_sources_problem(entries)
+    canonical = _canonical_problem(loaded)
+    found = [p for p in (known, canonical, loaded.problem) if p is not None]
+    if found:
+        return min(found, key=lambda p: p.line or 0)
     last = entries[-1]
     if type(last.ev) is not E.EncounterEnded:
         n = len(entries)
@@ -236,6 +298,156 @@ def check_structure(loaded: _Loaded) -> Problem | None:
             found="end of file",
         )
     return None
+
+
+def _known_sources_problem(entries: Sequence[E.Entry]) -> Problem | None:
+    """Every dice source, the header's and each roll's, is one of :data:`fracas.core.events.DICE_SOURCES`."""
+    head = entries[0].ev
+    if isinstance(head, E.EncounterStarted):
+        if head.format not in E.FORMATS:
+            return Problem(
+                step="structure",
+                line=1,
+                seq=0,
+                message=f"unknown log format {head.format}: this fracas reads formats {', '.join(map(str, E.FORMATS))}",
+                expected=" or ".join(map(str, E.FORMATS)),
+                found=str(head.format),
+            )
+        if head.dice.source not in E.DICE_SOURCES:
+            return Problem(
+                step="structure",
+                line=1,
+                seq=0,
+                message=f"dice.source: unknown dice source {head.dice.source!r}",
+                expected=" | ".join(E.DICE_SOURCES),
+                found=head.dice.source,
+            )
+    for i, entry in enumerate(entries):
+        ev = entry.ev
+        if type(ev) is E.DiceRolled and ev.source not in E.DICE_SOURCES:
+            return Problem(
+                step="structure",
+                line=i + 1,
+                seq=entry.seq,
+                message=f"DiceRolled.source: unknown dice source {ev.source!r}",
+                expected=" | ".join(E.DICE_SOURCES),
+                found=ev.source,
+                rule=ev.rule,
+            )
+    return None
+
+
+def _format1_header(entry: E.Entry) -> dict[str, Any]:
+    """A format-1 header entry as format 1 wrote it: without the fields format 2 added to the header."""
+    out: dict[str, Any] = msgspec.to_builtins(entry, order="deterministic")
+    ev = out["ev"]
+    dice = ev["dice"]
+    if dice.get("salt") == "" and dice.get("secret") is False:
+        del dice["salt"], dice["secret"]
+    if isinstance(ev.get("parent"), dict) and ev["parent"].get("fork_die") == -1:
+        del ev["parent"]["fork_die"]  # logs written before ForkOrigin.fork_die (it defaults to -1)
+    return out
+
+
+def _canonical_problem(loaded: _Loaded) -> Problem | None:
+    """Every line (or frame) is byte for byte the canonical encoding of the entry it decodes to.
+
+    A decoder ignores what it does not know and accepts any spacing, key
+    order or escape; re-encoding the decoded entry and comparing bytes
+    refuses all of them, so the chain covers nothing that no check reads.
+    """
+    entries = loaded.entries
+    if not entries:
+        return None
+    head = entries[0].ev
+    old_header = isinstance(head, E.EncounterStarted) and head.format == 1
+    frames = loaded.frames
+    if frames is None:
+        encode = _json_encoder.encode
+        for i, (entry, raw) in enumerate(zip(entries, loaded.lines, strict=False)):
+            want = _plain_json.encode(_format1_header(entry)) if i == 0 and old_header else encode(entry)
+            if raw != want:
+                return _not_canonical(i, entry, raw, want, "line")
+        return None
+    encode = _mp_encoder.encode
+    for i, (entry, frame) in enumerate(zip(entries, frames, strict=False)):
+        want = _plain_mp.encode(_format1_header(entry)) if i == 0 and old_header else encode(entry)
+        if frame != want:
+            return _not_canonical(i, entry, frame, want, "frame")
+    return None
+
+
+def _not_canonical(i: int, entry: E.Entry, raw: bytes, want: bytes, what: str) -> Problem:
+    """Name what is not canonical: an unknown field when there is one, else the first byte that differs."""
+    unknown = _unknown_field(raw, what == "frame")
+    if unknown is not None:
+        message = f"unknown field {unknown}: no check reads it, the log format has no such field"
+        return Problem(step="structure", line=i + 1, seq=entry.seq, message=message, found=unknown)
+    at = next((k for k, (a, b) in enumerate(zip(raw, want, strict=False)) if a != b), min(len(raw), len(want)))
+    message = (
+        f"the {what} is not in canonical form (docs/log-format.md: no spaces or CR, keys in order, "
+        f"no needless escapes): it differs from the canonical encoding at byte {at}"
+    )
+    return Problem(
+        step="structure",
+        line=i + 1,
+        seq=entry.seq,
+        message=message,
+        expected=repr(want[max(0, at - 20) : at + 20])[1:],
+        found=repr(raw[max(0, at - 20) : at + 20])[1:],
+    )
+
+
+def _unknown_field(raw: bytes, binary: bool) -> str | None:
+    """``envelope.KEY`` or ``EventType.KEY`` of the first key a line has and its struct does not."""
+    try:
+        obj = msgspec.msgpack.decode(raw) if binary else json.loads(raw)
+    except (ValueError, msgspec.DecodeError):
+        return None
+    if not isinstance(obj, dict):
+        return None
+    for key in obj:
+        if key not in E.Entry.__struct_fields__:
+            return f"envelope.{key}"
+    ev = obj.get("ev")
+    kind = _EVENT_BY_TAG.get(ev.get("type", "")) if isinstance(ev, dict) else None
+    if kind is None or not isinstance(ev, dict):
+        return None
+    return _unknown_in(ev, kind, kind.__name__, skip=("type",))
+
+
+def _unknown_in(obj: dict[str, Any], kind: Any, where: str, skip: tuple[str, ...] = ()) -> str | None:
+    fields = kind.__struct_fields__
+    for key, value in obj.items():
+        if key in skip:
+            continue
+        if key not in fields:
+            return f"{where}.{key}"
+        sub = _STRUCT_FIELDS.get((kind, key))
+        if sub is not None and isinstance(value, dict):
+            found = _unknown_in(value, sub, f"{where}.{key}")
+            if found:
+                return found
+        if sub is not None and isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    found = _unknown_in(item, sub, f"{where}.{key}[]")
+                    if found:
+                        return found
+    return None
+
+
+_EVENT_BY_TAG: dict[str, Any] = {t.__name__: t for t in E.EVENT_TYPES}
+#: struct-typed fields of events (their own unknown keys are named too)
+_STRUCT_FIELDS: dict[tuple[Any, str], Any] = {
+    (E.EncounterStarted, "dice"): E.DiceCommitment,
+    (E.EncounterStarted, "parent"): E.ForkOrigin,
+    (E.ActorEntered, "monitors"): E.MonitorSpec,
+    (E.SkillTested, "modifiers"): E.Modifier,
+    (E.SkillTested, "pool_modifiers"): E.Modifier,
+    (E.DamageRolled, "modifiers"): E.Modifier,
+    (E.ThresholdComputed, "parts"): E.Modifier,
+}
 
 
 def check_chain(loaded: _Loaded) -> Problem | None:
@@ -286,6 +498,89 @@ def _chain_intact(loaded: _Loaded) -> bool:
     return b"".join(digests).hex(",", 32) == ",".join([e.h for e in loaded.entries])
 
 
+def check_header(head: E.EncounterStarted) -> Problem | None:
+    """The header is authenticated, not trusted: every field a check can recompute, recomputed.
+
+    The effective rules are the system's defaults with the embedded
+    scenario's ``[rules]`` overrides; ``scenario_sha256`` is the SHA-256 of the
+    embedded scenario's canonical JSON (format 2); a named scenario's
+    ``scenario_name`` is its name; the fracas version, the dice method and
+    the clock are known values. What cannot be recomputed from the log (the
+    seed, the salt, an unnamed scenario's name) is bound by the commitment.
+    """
+
+    def wrong(field: str, expected: Any, found: Any, why: str = "") -> Problem:
+        exp, got = _show(expected), _show(found)
+        message = f"header field {field}: {why or f'expected {exp}, the header has {got}'}"
+        return Problem(step="header", line=1, seq=0, message=message, expected=exp, found=got)
+
+    from fracas.core.version import __version__
+
+    versions = (*KNOWN_VERSIONS, __version__)
+    if head.fracas_version not in versions:
+        return wrong("fracas_version", " | ".join(versions), head.fracas_version, "not a fracas version")
+    if head.dice.method != METHOD:
+        return wrong("dice.method", METHOD, head.dice.method, "unknown dice method")
+    try:
+        system, loaded = scenario_from_header(head)
+    except FracasError as exc:
+        return Problem(step="header", line=1, seq=0, message=f"header field scenario: {exc}")
+    if head.ticks_per_second != TICKS_PER_SECOND:
+        return wrong("ticks_per_second", TICKS_PER_SECOND, head.ticks_per_second)
+    if head.round_seconds != system.round_seconds:
+        return wrong("round_seconds", system.round_seconds, head.round_seconds)
+    if head.round_ticks != system.round_seconds * TICKS_PER_SECOND:
+        return wrong("round_ticks", system.round_seconds * TICKS_PER_SECOND, head.round_ticks)
+    overrides = dict(loaded.spec.rules)
+    if head.format == 1 and "edition" not in head.rules and "edition" in msgspec.to_builtins(system.rules_type()):
+        overrides.setdefault("edition", FIRST_EDITION)  # format 1 came before rules editions: it played edition 1
+    try:
+        want_rules = header_rules(effective_rules(system, overrides))
+    except (msgspec.ValidationError, TypeError) as exc:
+        return Problem(step="header", line=1, seq=0, message=f"header field scenario.rules: {exc}")
+    if want_rules != head.rules:
+        for key in sorted(set(want_rules) | set(head.rules)):
+            if want_rules.get(key, "absent") != head.rules.get(key, "absent"):
+                return wrong(
+                    f"rules.{key}",
+                    want_rules.get(key, "absent"),
+                    head.rules.get(key, "absent"),
+                    "the effective rules must be the system's defaults with the embedded scenario's overrides: "
+                    f"expected {_show(want_rules.get(key))}, the header has {_show(head.rules.get(key))}",
+                )
+    name = loaded.spec.name
+    if name and head.scenario_name != name:
+        return wrong("scenario_name", name, head.scenario_name, f"the embedded scenario is named {name!r}")
+    if head.format >= 2:
+        digest = content_sha256(head.scenario)
+        if head.scenario_sha256 != digest:
+            return wrong(
+                "scenario_sha256",
+                digest,
+                head.scenario_sha256,
+                "not the SHA-256 of the embedded scenario's canonical JSON",
+            )
+        if head.parent is not None and ("/" in head.parent.parent_log or "\\" in head.parent.parent_log):
+            return wrong("parent.parent_log", "a file name", head.parent.parent_log, "a path, not the parent's name")
+        if head.dice.secret and not is_secret_seed("0" * 64, head.dice.salt):
+            return wrong("dice.salt", "32 hex digits", head.dice.salt, "a secret seed's commitment has a 128-bit salt")
+    return None
+
+
+def _notes(head: E.EncounterStarted, commitment: str | None) -> list[str]:
+    """What the report says the log proves beyond intact, or lacks."""
+    if head.format == 1:
+        return list(FORMAT_1_LACKS)
+    notes: list[str] = []
+    if head.dice.secret:
+        notes.append("seed: a 256-bit secret drawn by fracas commit, bound by the commitment before play")
+    elif head.dice.source == "derived":
+        notes.append(NOT_SECRET)
+    if commitment is not None:
+        notes.append(f"played from the commitment given: {commitment}")
+    return notes
+
+
 class _DiceCount(msgspec.Struct, kw_only=True):
     counts: dict[str, int] = {}
     checked: int = 0
@@ -305,10 +600,31 @@ class _DiceCount(msgspec.Struct, kw_only=True):
 _STATE_PROVEN = "every digest matched the re-simulation's state"
 
 
+def expected_commitment(head: E.EncounterStarted, seed: str) -> str:
+    """The commitment a header must hold for a revealed seed (format 2: bound to scenario, rules, method, source)."""
+    return header_commitment(head, seed)
+
+
+def fork_die_of(head: E.EncounterStarted, entries: Sequence[E.Entry]) -> int:
+    """How many of a fork's dice are its parent's (logs written before ForkOrigin.fork_die: those up to fork_seq)."""
+    if head.parent is None:
+        return 0
+    if head.parent.fork_die >= 0:
+        return head.parent.fork_die
+    fork_seq = head.parent.fork_seq
+    return sum(len(e.ev.faces) for e in entries if type(e.ev) is E.DiceRolled and e.seq <= fork_seq)
+
+
 def check_dice(
-    entries: Sequence[E.Entry], head: E.EncounterStarted, parent: Sequence[E.Entry] | None, tally: _DiceCount
+    entries: Sequence[E.Entry],
+    head: E.EncounterStarted,
+    parent: Sequence[E.Entry] | None,
+    tally: _DiceCount,
+    *,
+    parent_missing: str = "the parent log is not given",
+    commitment: str | None = None,
 ) -> Problem | None:
-    """Commitment, die indices, and every derived face re-derived from the revealed seed."""
+    """Commitment, one dice source, die indices, every derived face re-derived, inherited dice proven."""
     end = entries[-1].ev if entries and type(entries[-1].ev) is E.EncounterEnded else None
     if head.dice.method != METHOD:
         return Problem(
@@ -319,43 +635,75 @@ def check_dice(
             expected=METHOD,
             found=head.dice.method,
         )
+    if commitment is not None and commitment.strip().lower() != head.dice.commitment:
+        return Problem(
+            step="dice",
+            line=1,
+            seq=0,
+            message="the log was not played from the commitment given: its header commits to another",
+            expected=commitment.strip().lower(),
+            found=head.dice.commitment,
+        )
     key: DerivedDice | None = None
+    # A seed that does not open the commitment is named at the last line unless a roll before it is wrong.
+    late: Problem | None = None
     if isinstance(end, E.EncounterEnded):
-        found = commitment_of(end.seed)
+        found = expected_commitment(head, end.seed)
+        n = len(entries)
         if found != head.dice.commitment:
-            n = len(entries)
-            return Problem(
+            what = (
+                "SHA-256 of the revealed seed differs"
+                if head.format == 1
+                else "the commitment of the salt, the revealed seed, the scenario, the rules, the dice method and "
+                "source differs"
+            )
+            late = Problem(
                 step="dice",
                 line=n,
                 seq=entries[-1].seq,
-                message=(
-                    f"the revealed seed {end.seed!r} does not match the commitment of line 1: "
-                    "SHA-256 of the revealed seed differs"
-                ),
+                message=f"the revealed seed {end.seed!r} does not open the commitment of line 1: {what}",
                 expected=head.dice.commitment,
                 found=found,
             )
-        key = DerivedDice(end.seed, head.dice.player_seeds)
-    fork_seq = head.parent.fork_seq if head.parent is not None else -1
+        elif head.dice.secret and not is_secret_seed(end.seed, head.dice.salt):
+            late = Problem(
+                step="dice",
+                line=n,
+                seq=entries[-1].seq,
+                message="the header says the seed is a fracas commit secret; the revealed seed is not 256 bits",
+                expected="64 hex digits",
+                found=end.seed,
+            )
+        else:
+            key = DerivedDice(end.seed, head.dice.player_seeds)
     parent_key: DerivedDice | None = None
     parent_faces: list[int] = []
-    # Dice drawn before the fork point's event was written are the parent's (ForkOrigin.fork_die);
-    # logs written before that field existed: the dice of the events up to the fork seq.
-    fork_die = 0
-    if head.parent is not None:
-        fork_die = head.parent.fork_die
-        if fork_die < 0:
-            fork_die = sum(len(e.ev.faces) for e in entries if type(e.ev) is E.DiceRolled and e.seq <= fork_seq)
-    if parent is not None and parent and type(parent[-1].ev) is E.EncounterEnded:
+    parent_source = head.dice.source
+    # Dice drawn before the fork point's event was written are the parent's (ForkOrigin.fork_die).
+    fork_die = fork_die_of(head, entries)
+    if head.parent is not None and fork_die > 0 and not parent:
+        inherited = sum(
+            min(len(e.ev.faces), max(0, fork_die - e.ev.first)) for e in entries if type(e.ev) is E.DiceRolled
+        )
+        return Problem(
+            step="dice",
+            line=1,
+            seq=0,
+            message=f"cannot prove {inherited} inherited dice: {parent_missing}",
+            expected=f"the parent log {head.parent.parent_log} (SHA-256 {head.parent.parent_sha256})",
+            found="no such parent",
+        )
+    if parent:
         phead = parent[0].ev
         pend = parent[-1].ev
         assert isinstance(phead, E.EncounterStarted) and isinstance(pend, E.EncounterEnded)
-        if commitment_of(pend.seed) == phead.dice.commitment:
+        parent_source = phead.dice.source
+        if phead.dice.source == "derived":
             parent_key = DerivedDice(pend.seed, phead.dice.player_seeds)
         for e in parent:
             if type(e.ev) is E.DiceRolled:
                 parent_faces.extend(e.ev.faces)
-    if key is not None and _all_rederived(entries, key, fork_die, tally):
+    if key is not None and head.dice.source == "derived" and _all_rederived(entries, key, fork_die, tally):
         return None
     counts = tally.counts
     counter = 0
@@ -367,7 +715,7 @@ def check_dice(
         n = len(ev.faces)
         if (
             key is not None
-            and ev.source == "derived"
+            and ev.source == "derived" == head.dice.source
             and ev.first == counter >= fork_die
             and len(ev.fates) == n
             and ev.sides > 0
@@ -404,14 +752,22 @@ def check_dice(
                     found=str(face),
                 )
         source = ev.source
+        declared = head.dice.source if counter + n > fork_die else parent_source
+        if source != declared:
+            return Problem(
+                **where,
+                message=(
+                    f"a roll labelled {source!r} in a log whose header declares {declared!r} dice: "
+                    "one log, one dice source"
+                ),
+                expected=declared,
+                found=source,
+            )
         counts[source] = counts.get(source, 0) + n
         for j, face in enumerate(ev.faces):
             k = counter + j
             use_key = key
             if k < fork_die:
-                if parent is None:
-                    tally.unchecked += 1
-                    continue
                 if k >= len(parent_faces) or parent_faces[k] != face:
                     return Problem(
                         **where,
@@ -436,7 +792,7 @@ def check_dice(
                 )
             tally.checked += 1
         counter += n
-    return None
+    return late
 
 
 def _all_rederived(entries: Sequence[E.Entry], key: DerivedDice, fork_die: int, tally: _DiceCount) -> bool:
@@ -520,9 +876,8 @@ def check_rules(entries: Sequence[E.Entry], head: E.EncounterStarted, notes: lis
         if seq >= n:
             raise _Stop
         logged = entries[seq]
-        if seq == 0:
-            assert isinstance(ev, E.EncounterStarted)
-            ev = msgspec.structs.replace(ev, fracas_version=head.fracas_version, dice=head.dice)
+        if seq == 0:  # the header step authenticates the header; its envelope is compared here
+            ev = logged.ev
         if ev == logged.ev and rnd == logged.round and count == logged.count and sec == logged.sec:
             return
         diff = _first_difference((rnd, count, sec, ev), logged)
@@ -650,33 +1005,123 @@ def check_state(entries: Sequence[E.Entry]) -> Problem | None:
 # ------------------------------------------------------------------ driver
 
 
-def _parent_entries(path: Path, head: E.EncounterStarted) -> list[E.Entry] | None:
-    """The parent log of a fork, when it is where the header says and untouched (sha256)."""
-    if head.parent is None:
-        return None
-    for candidate in (Path(head.parent.parent_log), path.parent / Path(head.parent.parent_log).name):
+class _Parent(msgspec.Struct, kw_only=True):
+    """A fork's parent log, found and proven, or why not."""
+
+    entries: list[E.Entry] | None = None
+    missing: str = ""  # why the inherited dice cannot be proven
+    problem: Problem | None = None  # the fork disagrees with a proven parent
+
+
+def find_parent(path: Path, head: E.EncounterStarted, given: Path | None = None) -> _Parent:
+    """The parent of a fork (docs/log-format.md, "Forks"), proven, or why the inherited dice cannot be.
+
+    The parent is ``given`` (``--parent PATH``), else the file named
+    ``parent.parent_log`` in the fork's folder (format 1 logs: first the path
+    the header names). It must have the header's SHA-256 and verify itself;
+    the fork must have its scenario, rules and events up to ``fork_seq``, and
+    ``fork_die`` must be the number of dice it had drawn by then.
+    """
+    origin = head.parent
+    assert origin is not None
+    name = Path(origin.parent_log.replace("\\", "/")).name
+    candidates = [given] if given is not None else [path.parent / name]
+    if given is None and head.format == 1:
+        candidates.insert(0, Path(origin.parent_log))
+    tried: list[str] = []
+    for candidate in candidates:
         try:
             data = candidate.read_bytes()
         except OSError:
+            tried.append(f"{candidate} not found")
             continue
-        if hashlib.sha256(data).hexdigest() != head.parent.parent_sha256:
+        if hashlib.sha256(data).hexdigest() != origin.parent_sha256:
+            tried.append(f"{candidate} is not the parent (its SHA-256 is not the header's parent_sha256)")
             continue
-        try:
-            return _load(candidate).entries
-        except FracasError:
-            return None
+        report = _verify_log(candidate, rules=True)
+        if not report.ok:
+            why = report.problem.text() if report.problem else "it does not verify"
+            return _Parent(missing=f"the parent log {candidate} does not verify ({why})")
+        entries = _load(candidate, data).entries
+        problem = _fork_agrees(head, entries)
+        return _Parent(entries=entries, problem=problem)
+    hint = "" if given is not None else " (give it with --parent PATH)"
+    return _Parent(missing=f"{'; '.join(tried)}{hint}")
+
+
+def _fork_agrees(head: E.EncounterStarted, parent: list[E.Entry]) -> Problem | None:
+    """The fork's header has its parent's fight, and fork_die is the parent's dice count at fork_seq."""
+    from fracas.services.fork import dice_before
+
+    phead = parent[0].ev
+    assert isinstance(phead, E.EncounterStarted) and head.parent is not None
+    for field in ("system", "rules", "scenario", "scenario_name", "round_seconds", "ticks_per_second"):
+        if getattr(head, field) != getattr(phead, field):
+            return Problem(
+                step="dice",
+                line=1,
+                seq=0,
+                message=f"header field {field}: a fork plays its parent's fight; the parent's {field} differs",
+            )
+    fork_seq = head.parent.fork_seq
+    if not 0 < fork_seq <= parent[-1].seq:
+        return Problem(step="dice", line=1, seq=0, message=f"fork_seq {fork_seq} is not a seq of the parent log")
+    try:
+        want = dice_before(phead, parent, fork_seq)
+    except FracasError as exc:
+        return Problem(step="dice", line=1, seq=0, message=f"the parent log does not replay to fork_seq: {exc}")
+    if head.parent.fork_die >= 0 and head.parent.fork_die != want:
+        return Problem(
+            step="dice",
+            line=1,
+            seq=0,
+            message=f"fork_die: the parent had drawn {want} dice when it wrote seq {fork_seq}",
+            expected=str(want),
+            found=str(head.parent.fork_die),
+        )
     return None
 
 
-def verify_log(path: Path | str, *, rules: bool = True, reproduce: bool = True) -> Report:
-    """Run the five steps on a log; raises :class:`Unreadable` when it is not a log at all.
+def _fork_events_problem(entries: Sequence[E.Entry], parent: Sequence[E.Entry], fork_seq: int) -> Problem | None:
+    """Up to the fork point, a fork's events are its parent's, envelope included."""
+    for i in range(1, min(fork_seq + 1, len(entries), len(parent))):
+        a, b = entries[i], parent[i]
+        if (a.seq, a.round, a.count, a.sec, a.ev) != (b.seq, b.round, b.count, b.sec, b.ev):
+            return Problem(
+                step="dice",
+                line=i + 1,
+                seq=a.seq,
+                message=f"up to fork_seq {fork_seq} a fork's events are its parent's; the parent has another here",
+                expected=_show(b.ev),
+                found=_show(a.ev),
+            )
+    return None
+
+
+def verify_log(
+    path: Path | str,
+    *,
+    rules: bool = True,
+    reproduce: bool = True,
+    commitment: str | None = None,
+    parent: Path | str | None = None,
+) -> Report:
+    """Run the six steps on a log; raises :class:`Unreadable` when it is not a log at all.
 
     An intact log of this version with derived dice is first checked at once
     by :func:`_reproduced`; ``reproduce=False`` runs the steps one by one
-    whatever the log (the tests compare both ways).
+    whatever the log (the tests compare both ways). ``commitment``: the
+    commitment published before play, which the header must hold;
+    ``parent``: a fork's parent log, when it is not beside the fork.
     """
     with gc_paused():
-        return _verify_log(Path(path), rules=rules, reproduce=reproduce)
+        return _verify_log(
+            Path(path),
+            rules=rules,
+            reproduce=reproduce,
+            commitment=commitment,
+            parent=Path(parent) if parent is not None else None,
+        )
 
 
 class _Diverged(Exception):
@@ -703,22 +1148,25 @@ class _ComparingFile:
         return None
 
 
-def _reproduced(path: Path, data: bytes, started: float) -> Report | None:
-    """All five steps at once: the header's fight, re-run, writes these very bytes.
+def _reproduced(path: Path, data: bytes, started: float, commitment: str | None) -> Report | None:
+    """All six steps at once: the header's fight, re-run, writes these very bytes.
 
-    The scenario and effective rules of the header are run again by the same
-    rule code, the dice derived from the revealed seed (once it matches the
-    commitment), and the log that run writes is compared byte for byte with
-    this one as it is written. Equal bytes prove each step: the lines decode
-    in order from the header to the end (structure), each ``h`` is the
-    writer's own chain (chain), every face is the one the seed derives
-    (dice), every event is the one the rules produce (rules), and every
-    ``StateChecked`` digest is that of the re-simulated state (state).
+    The header is authenticated first (:func:`check_header`). The scenario
+    and effective rules of the header are run again by the same rule code,
+    the dice derived from the revealed seed, and the log that run writes
+    (its header's commitment recomputed from the seed, the salt, the
+    scenario and the rules) is compared byte for byte with this one as it
+    is written. Equal bytes prove each step: the lines decode in order from
+    the header to the end and are canonical (structure), each ``h`` is the
+    writer's own chain (chain), the seed opens the commitment and every face
+    and every roll's source is the one the seed derives (dice), every event
+    is the one the rules produce (rules), and every ``StateChecked`` digest
+    is that of the re-simulated state (state).
 
     None when the log is not reproduced, or is one this check does not cover
     (a binary log, an unfinished fight, a fork, entered or scripted dice,
-    human decisions, another fracas version): the steps then run one by one
-    and name the first problem.
+    human decisions, another fracas version or format): the steps then run
+    one by one and name the first problem.
     """
     if not data.startswith(b"{") or not data.endswith(b"\n"):
         return None
@@ -731,11 +1179,14 @@ def _reproduced(path: Path, data: bytes, started: float) -> Report | None:
     if (
         type(head) is not E.EncounterStarted
         or type(end) is not E.EncounterEnded
+        or head.format != E.FORMAT_VERSION
         or head.parent is not None
         or head.fracas_version != _version()
         or head.dice.source != "derived"
         or head.dice.method != METHOD
-        or commitment_of(end.seed) != head.dice.commitment
+        or (commitment is not None and commitment.strip().lower() != head.dice.commitment)
+        or (head.dice.secret and not is_secret_seed(end.seed, head.dice.salt))
+        or check_header(head) is not None
     ):
         return None
     copy = _ComparingFile(data)
@@ -753,6 +1204,7 @@ def _reproduced(path: Path, data: bytes, started: float) -> Report | None:
     steps = [
         StepResult(name="structure", status="ok", detail=f"{n} entries"),
         StepResult(name="chain", status="ok"),
+        StepResult(name="header", status="ok", detail=_HEADER_OK),
         StepResult(name="dice", status="ok", detail=tally.detail()),
         StepResult(name="rules", status="ok", detail=f"re-simulated with {head.system}"),
         StepResult(name="state", status="ok", detail=_STATE_PROVEN),
@@ -768,15 +1220,33 @@ def _reproduced(path: Path, data: bytes, started: float) -> Report | None:
         steps=steps,
         problem=None,
         seconds=time.perf_counter() - started,
+        faces=_faces(tally),
+        notes=_notes(head, commitment),
     )
 
 
-def _verify_log(path: Path, *, rules: bool, reproduce: bool = True) -> Report:
+_HEADER_OK = "rules, scenario hash, version, dice method and clock recomputed"
+
+
+def _faces(tally: _DiceCount) -> str:
+    """What an intact log's dice prove: the weakest source among its dice."""
+    counts = tally.counts
+    for source in ("entered", "scripted"):
+        if counts.get(source):
+            return source
+    if counts.get("derived"):
+        return "proven" if tally.checked == counts["derived"] else "derived, not all re-derived"
+    return "none"
+
+
+def _verify_log(
+    path: Path, *, rules: bool, reproduce: bool = True, commitment: str | None = None, parent: Path | None = None
+) -> Report:
     started = time.perf_counter()
     path = Path(path)
     data = _read(path)
     if rules and reproduce:
-        report = _reproduced(path, data, started)
+        report = _reproduced(path, data, started, commitment)
         if report is not None:
             return report
     loaded = _load(path, data)
@@ -793,13 +1263,22 @@ def _verify_log(path: Path, *, rules: bool, reproduce: bool = True) -> Report:
 
     record("structure", check_structure(loaded), f"{len(entries)} entries")
     record("chain", check_chain(loaded))
+    header_problem = check_header(head)
+    record("header", header_problem, "" if header_problem else _HEADER_OK)
     tally = _DiceCount()
-    parent = _parent_entries(path, head)
-    dice_problem = check_dice(entries, head, parent, tally)
+    found_parent = _Parent()
+    if head.parent is not None:
+        found_parent = find_parent(path, head, parent)
+    dice_problem = check_dice(
+        entries, head, found_parent.entries, tally, parent_missing=found_parent.missing, commitment=commitment
+    )
+    if dice_problem is None and found_parent.problem is not None:
+        dice_problem = found_parent.problem
+    if dice_problem is None and found_parent.entries and head.parent is not None:
+        dice_problem = _fork_events_problem(entries, found_parent.entries, head.parent.fork_seq)
     detail = tally.detail()
     if tally.unchecked:
-        why = "seed not revealed (unfinished fight)" if not finished else "parent log not found"
-        detail += f"; {tally.unchecked} not re-derivable: {why}"
+        detail += f"; {tally.unchecked} not re-derivable: seed not revealed (unfinished fight)"
     record("dice", dice_problem, detail)
     rules_complete = False
     if rules:
@@ -831,6 +1310,8 @@ def _verify_log(path: Path, *, rules: bool, reproduce: bool = True) -> Report:
         steps=steps,
         problem=problem,
         seconds=time.perf_counter() - started,
+        faces=_faces(tally) if problem is None else "",
+        notes=_notes(head, commitment if problem is None else None),
     )
 
 

@@ -23,8 +23,8 @@ def log(tmp_path: Path) -> Path:
 def test_an_intact_log_exits_0_with_every_step_ok(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in out[1:6]] == ["structure", "chain", "dice", "rules", "state"]
-    assert all(line.split()[1] == "ok" for line in out[1:6])
+    assert [line.split()[0] for line in out[1:7]] == ["structure", "chain", "header", "dice", "rules", "state"]
+    assert all(line.split()[1] == "ok" for line in out[1:7])
     assert out[-1].startswith("intact: ")
 
 

@@ -78,12 +78,12 @@ def test_run_commit_prints_the_commitment_before_the_first_die_and_player_seeds_
     args = ["run", str(MIRA), "--seed", "s3cret", "--commit", "--player-seed", "alice", "--player-seed", "bob"]
     assert main([*args, "--log", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
+    head = read_log(log).entries[0].ev
     assert out[0] == (
-        f"dice commitment: {commitment_of('s3cret')} (SHA-256 of the seed, revealed at the end; "
+        f"dice commitment: {head.dice.commitment} (the seed is revealed at the end; "  # type: ignore[union-attr]
         "player seeds mixed in after it: 2)"
     )
     assert not any("rolls" in line for line in out[:2])
-    head = read_log(log).entries[0].ev
     assert head.dice.player_seeds == ["alice", "bob"]  # type: ignore[union-attr]
     assert main(["verify", str(log)]) == 0
 
@@ -96,8 +96,8 @@ def test_the_standalone_tool_accepts_an_intact_log_and_names_the_line_of_a_chang
     dice = sum(len(e.ev.faces) for e in read_log(log).entries if type(e.ev).__name__ == "DiceRolled")  # type: ignore[attr-defined]
     lines = log.read_text().splitlines()
     assert ok.stdout == (
-        f"{log}: ok: chain of {len(lines)} lines intact, seed matches its commitment, "
-        f"{dice} derived dice re-derived, 0 entered dice, 0 inherited from the parent log\n"
+        f"{log}: ok: chain of {len(lines)} lines intact, seed opens its commitment, "
+        f"{dice} derived dice re-derived, 0 entered dice, 0 scripted dice, 0 inherited from the parent log\n"
     )
     entry = json.loads(lines[4])
     entry["ev"]["faces"][0] = entry["ev"]["faces"][0] % 6 + 1

@@ -49,7 +49,7 @@ def test_a_fork_equals_its_parent_up_to_the_fork_point_and_differs_after(scenari
     recorded = sum(len(e.ev.faces) for e in pe[: at + 1] if isinstance(e.ev, E.DiceRolled))
     assert head.parent.fork_die >= recorded  # drawn by then: recorded ones, maybe a Joker still to record
     assert head.parent == E.ForkOrigin(
-        parent_log=str(parent),
+        parent_log=parent.name,
         parent_sha256=hashlib.sha256(parent.read_bytes()).hexdigest(),
         fork_seq=at,
         fork_die=head.parent.fork_die,

@@ -31,7 +31,7 @@ def as_compared(report: Any) -> dict[str, Any]:
 
 
 def reproduced(path: Path) -> bool:
-    return _reproduced(path, path.read_bytes(), 0.0) is not None
+    return _reproduced(path, path.read_bytes(), 0.0, None) is not None
 
 
 @pytest.mark.parametrize("path", EXPECTED + STORED, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -127,7 +127,7 @@ def check(path: Path, index: int, steps: tuple[str, ...]) -> Problem:
 def test_an_untouched_log_verifies(original: tuple[Path, Entries]) -> None:
     report = verify_log(original[0])
     assert report.ok, report.problem
-    assert [s.status for s in report.steps] == ["ok"] * 5
+    assert [s.status for s in report.steps] == ["ok"] * 6
     assert report.dice["re-derived"] == report.dice["derived"] > 0
 
 
@@ -161,7 +161,7 @@ def test_a_truncated_log_is_reported_as_an_unfinished_fight(
     assert report.problem is not None and report.problem.step == "structure"
     assert report.problem.line == n
     assert "unfinished fight" in report.problem.message
-    assert [s.status for s in report.steps][1:] == ["ok", "ok", "ok", "ok"]  # the prefix itself is sound
+    assert [s.status for s in report.steps][1:] == ["ok", "ok", "ok", "ok", "ok"]  # the prefix itself is sound
 
 
 def test_a_log_cut_mid_line_is_a_torn_unfinished_fight(original: tuple[Path, Entries], tmp_path: Path) -> None:
