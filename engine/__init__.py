@@ -7,6 +7,9 @@ The public API (docs/api.md). The names load on first use, so that
 registry), ``fracas.services`` (run and replay, verify, audit, fork, batch,
 render, narration, play) and ``fracas.cli`` (one module per command);
 ``fracas.systems`` holds the rule systems shipped with fracas.
+
+Rule systems and policies from other packages import what they need from
+:mod:`fracas.plugin` (docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from fracas.core.state import State, apply, replay, state_to_builtins
     from fracas.core.system import RuleSystem, get_system, system_names
     from fracas.services.run import Replayed, replay_log, run_scenario
+    from fracas.services.verify import verify_log
 
 #: Where each public name lives; imported on first access (PEP 562).
 _HOME = {
@@ -57,6 +61,7 @@ _HOME = {
     "Replayed": "fracas.services.run",
     "replay_log": "fracas.services.run",
     "run_scenario": "fracas.services.run",
+    "verify_log": "fracas.services.verify",
 }
 
 __all__ = [
@@ -89,6 +94,7 @@ __all__ = [
     "run_scenario",
     "state_to_builtins",
     "system_names",
+    "verify_log",
 ]
 
 

@@ -83,3 +83,22 @@ def need(module: str) -> Any:
     if os.environ.get("CI"):
         return importlib.import_module(module)
     return pytest.importorskip(module)
+
+
+def register_entry_points(folder: Path, dist: str, groups: dict[str, dict[str, str]]) -> Path:
+    """Register entry points as an installed distribution would, with no install: a ``dist-info`` in ``folder``.
+
+    ``groups`` maps a group (``fracas.systems``, ``fracas.policies.point_zero``) to ``{name: "module:object"}``.
+    Put ``folder`` on ``sys.path`` (or on ``PYTHONPATH`` for a subprocess) and call
+    :func:`fracas.core.system.forget_plugins` in-process; nothing is left behind outside ``folder``.
+    """
+    info = folder / f"{dist.replace('-', '_')}-0.0.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.0.0\n", encoding="utf-8")
+    lines = []
+    for group, entries in groups.items():
+        lines.append(f"[{group}]")
+        lines += [f"{name} = {target}" for name, target in entries.items()]
+        lines.append("")
+    (info / "entry_points.txt").write_text("\n".join(lines), encoding="utf-8")
+    return folder

@@ -15,21 +15,12 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import EXIT_OK, FracasError
 
-
-class OddsProvider(Protocol):
-    """What a rule system offers to ``fracas odds``."""
-
-    usage: str
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """Declare the roll's arguments (positional and options)."""
-
-    def compute(self, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-        """The odds as human text and as a JSON object; ValueError for bad input."""
+if TYPE_CHECKING:
+    from fracas.core.system import OddsProvider
 
 
 def provider_of(name: str) -> OddsProvider:

@@ -116,7 +116,8 @@ class ScenarioBase(Spec, frozen=True, kw_only=True):
     rules: dict[str, Any] = {}
     map: MapSpec = MapSpec()
     sides: list[SideSpec]
-    actors: list[ActorBase]
+    #: a Sequence, so that a system narrows it to ``list[ItsActor]`` in a subclass (mypy accepts that override)
+    actors: Sequence[ActorBase]
     aftermath: AftermathSpec = AftermathSpec()
 
 

@@ -1,50 +1,107 @@
-"""The rule-system plugin contract and the registry (DESIGN.md contract 6).
+"""The rule-system plugin contract and the registries (DESIGN.md contract 6, docs/plugins.md).
 
 The engine never imports ``systems/``: built-in and third-party systems alike
 register under the ``fracas.systems`` entry-point group, each pointing at an
-object that satisfies :class:`RuleSystem`.
+object that satisfies :class:`RuleSystem`. Policies (the AI of an actor) are
+plugins too: a package registers one for system ``S`` under the group
+``fracas.policies.S``; the system looks its policies up with
+:func:`policy_table`.
 """
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Generator, Mapping
-from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Protocol
+from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
-from fracas.core.errors import UnknownSystem
+from fracas.core.errors import FracasError, UnknownSystem
 
 if TYPE_CHECKING:
     from fracas.core.encounter import Encounter
     from fracas.core.events import ActorEntered
 
-ENTRY_POINT_GROUP = "fracas.systems"
+#: The entry-point group of rule systems: ``name = "package.module:OBJECT"``.
+SYSTEMS_GROUP = "fracas.systems"
+ENTRY_POINT_GROUP = SYSTEMS_GROUP
+#: The entry-point group of the policies of system ``S`` is ``POLICIES_GROUP + "." + S``.
+POLICIES_GROUP = "fracas.policies"
 
 #: The rules edition of a log header that records none (docs/rules-notes.md, "Rules editions"): a rules
 #: Struct with an ``edition`` field plays the readings of that edition; edition 1 is never written.
 FIRST_EDITION = 1
 
+#: A SimPy process body: yields SimPy events, returns nothing.
 Process = Generator[Any, Any, None]
+
+P = TypeVar("P")
+
+
+class OddsProvider(Protocol):
+    """What a rule system offers to ``fracas odds`` (its optional ``odds_command`` attribute)."""
+
+    usage: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Declare the roll's arguments (positional and options)."""
+
+    def compute(self, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+        """The odds as human text and as a JSON object; ValueError for bad input."""
 
 
 class RuleSystem(Protocol):
     """What a rule system provides to the engine.
 
     Optional, looked up with ``getattr`` so a minimal system needs neither:
-    ``odds_command`` (an :class:`fracas.cli.odds.OddsProvider` for ``fracas odds``) and
+    ``odds_command`` (an :class:`OddsProvider` for ``fracas odds``) and
     ``outcome_odds(test, dice) -> float | None`` (P(this result or better), for ``fracas audit``) and
     ``test_quality(test, dice) -> TestRead | None`` (a logged test read for the decision-quality
     report, :mod:`fracas.core.quality`).
     """
 
-    name: str
-    title: str
-    seed_file: str
-    round_seconds: int
-    rules_type: type[msgspec.Struct]
-    scenario_type: type[Any]
-    rule_ids: Mapping[str, str]
-    policies: tuple[str, ...]
+    # Read-only (properties), so that a plain class attribute of a narrower type satisfies them:
+    # ``rules_type = MyRules`` is a ``type[MyRules]``, which a settable ``type[Struct]`` would refuse.
+
+    @property
+    def name(self) -> str:
+        """The registered name, as scenarios give it in ``system = "..."``."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """One line for ``fracas systems``."""
+        ...
+
+    @property
+    def seed_file(self) -> str:
+        """Where the rules come from (shown by ``fracas systems``)."""
+        ...
+
+    @property
+    def round_seconds(self) -> int:
+        """The length of a round in simulated seconds."""
+        ...
+
+    @property
+    def rules_type(self) -> type[msgspec.Struct]:
+        """The Struct of the values a scenario's ``[rules]`` may override; ``rules_type()`` gives the defaults."""
+        ...
+
+    @property
+    def scenario_type(self) -> type[Any]:
+        """The scenario Struct: a subclass of :class:`fracas.plugin.ScenarioBase`."""
+        ...
+
+    @property
+    def rule_ids(self) -> Mapping[str, str]:
+        """Every rule ID the system cites in its events, with a one-line summary."""
+        ...
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The policy names a scenario may give an actor: built-in ones, then registered ones."""
+        ...
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         """Semantic checks beyond the Structs; raise ScenarioError with a $.path."""
@@ -63,7 +120,7 @@ _cache: dict[str, RuleSystem] = {}
 
 
 def _entry_points() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {ep.name: ep for ep in entry_points(group=SYSTEMS_GROUP)}
 
 
 def system_names() -> list[str]:
@@ -96,3 +153,58 @@ def effective_rules(system: RuleSystem, overrides: Mapping[str, Any]) -> msgspec
     base = msgspec.to_builtins(system.rules_type())
     base.update(overrides)
     return msgspec.convert(base, system.rules_type)
+
+
+# ----------------------------------------------------------------- policies
+
+_policy_eps: dict[str, dict[str, EntryPoint]] = {}
+_policy_tables: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def _policy_entry_points(system: str) -> dict[str, EntryPoint]:
+    """The policies registered for ``system`` by name, in name order (read once per process)."""
+    found = _policy_eps.get(system)
+    if found is None:
+        eps = entry_points(group=f"{POLICIES_GROUP}.{system}")
+        found = _policy_eps[system] = {ep.name: ep for ep in sorted(eps, key=lambda ep: ep.name)}
+    return found
+
+
+def registered_policy_names(system: str) -> tuple[str, ...]:
+    """The names of the policies other packages register for ``system``, sorted (nothing is imported)."""
+    return tuple(_policy_entry_points(system))
+
+
+def policy_table(system: str, builtin: Mapping[str, P], *, expected: str = "a callable") -> dict[str, P]:
+    """``builtin`` then the policies registered for ``system`` (group ``fracas.policies.<system>``).
+
+    Each registered object is imported on first use and must be what the
+    system's built-in policies are: ``expected`` says what (docs/plugins.md
+    says it for each shipped system); the object must at least be callable.
+    A registered name that is already a built-in one, one that fails to
+    import, or an object that is not callable is a :class:`FracasError`.
+    """
+    key = (system, id(builtin))
+    table = _policy_tables.get(key)
+    if table is None:
+        table = dict(builtin)
+        for name, ep in _policy_entry_points(system).items():
+            where = f"policy {name!r} of {system} ({POLICIES_GROUP}.{system}: {ep.value})"
+            if name in builtin:
+                raise FracasError(f"{where}: {name!r} is a built-in policy of {system}; choose another name")
+            try:
+                policy = ep.load()
+            except (ImportError, AttributeError) as exc:
+                raise FracasError(f"{where}: cannot load it: {exc}") from None
+            if not callable(policy):
+                raise FracasError(f"{where}: expected {expected}, got {type(policy).__name__}")
+            table[name] = policy
+        _policy_tables[key] = table
+    return table
+
+
+def forget_plugins() -> None:
+    """Read the entry points again on next use (for tests that install a plugin in-process)."""
+    _cache.clear()
+    _policy_eps.clear()
+    _policy_tables.clear()

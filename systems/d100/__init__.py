@@ -16,7 +16,7 @@ from fracas.core import events as E
 from fracas.core.encounter import PRIORITY_ACT, TICKS_PER_SECOND, Encounter
 from fracas.core.quality import TestRead
 from fracas.core.scenario import parse_duration
-from fracas.core.system import Process
+from fracas.core.system import Process, registered_policy_names
 from fracas.systems.d100 import odds as odds_module
 from fracas.systems.d100 import resolution as R
 from fracas.systems.d100.oddscmd import D100OddsCommand
@@ -90,9 +90,13 @@ class D100:
     rules_type = D100Rules
     scenario_type = Scenario
     rule_ids = RULE_IDS
-    policies = tuple(POLICIES)
     odds: ModuleType = odds_module
     odds_command = D100OddsCommand()
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The built-in policies, then those other packages register (group ``fracas.policies.d100``)."""
+        return (*POLICIES, *registered_policy_names(self.name))
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)

@@ -7,6 +7,11 @@
 - ``passive``: shoots (lethal first) at the nearest enemy and never reacts.
 - ``human``: the person at the table decides the reload, the turn and the
   reaction (:mod:`fracas.systems.d100.human`).
+- a policy another package registers (group ``fracas.policies.d100``,
+  docs/plugins.md): a callable ``(enc, actor) -> Plan`` for the turn, also
+  asked as the round starts (a ``reload`` it returns then is committed for
+  the whole round), with an optional ``reaction(enc, defender, attacker)``
+  returning ``"parry"``, ``"dodge"`` or ``"none"`` (no reaction without it).
 
 All of them stand up when prone, pick up a dropped weapon, clear jams, work
 on serious jams, reload when empty, and fall back on their next weapon when
@@ -20,7 +25,9 @@ from collections.abc import Callable
 
 import msgspec
 from fracas.core.encounter import Encounter
+from fracas.core.errors import FracasError
 from fracas.core.state import ActorState
+from fracas.core.system import policy_table
 from fracas.systems.d100.resolution import (
     IS_PRONE,
     JAMMED,
@@ -108,6 +115,8 @@ def decide(enc: Encounter, actor: str) -> Plan:
         from fracas.systems.d100.human import human_turn
 
         return human_turn(enc, actor)
+    if spec.policy not in POLICY_TABLE:
+        return registered(spec.policy)(enc, actor)
     return _ai_plan(enc, actor, spec, aim=True)
 
 
@@ -147,6 +156,9 @@ def round_start(enc: Encounter, actor: str) -> Plan:
         from fracas.systems.d100.human import human_round_start
 
         return human_round_start(enc, actor)
+    if spec.policy not in POLICY_TABLE:
+        plan = registered(spec.policy)(enc, actor)
+        return plan if plan.kind == "reload" else Plan(kind="wait")
     # Only a reload is committed now: a plan to shoot waits for the count to pick its target.
     return _ai_plan(enc, actor, spec, aim=False)
 
@@ -158,6 +170,8 @@ def reaction(enc: Encounter, defender: str, attacker: str) -> str:
         from fracas.systems.d100.human import human_reaction
 
         return human_reaction(enc, defender, attacker)
+    if policy not in POLICY_TABLE:
+        return _registered_reaction(enc, policy, defender, attacker)
     for choice in POLICY_TABLE[policy].reactions:
         if choice == "parry" and can_parry(enc, defender):
             return "parry"
@@ -167,3 +181,22 @@ def reaction(enc: Encounter, defender: str, attacker: str) -> str:
 
 
 POLICIES: dict[str, Callable[[Encounter, str], Plan]] = {name: decide for name in (*POLICY_TABLE, HUMAN)}
+
+
+def registered(policy: str) -> Callable[[Encounter, str], Plan]:
+    """A policy another package registers for d100 (group ``fracas.policies.d100``)."""
+    return policy_table("d100", POLICIES, expected="a callable (Encounter, actor id) -> Plan")[policy]
+
+
+def _registered_reaction(enc: Encounter, policy: str, defender: str, attacker: str) -> str:
+    """D100-REACT-1: a registered policy's reaction, when it has one, checked against what the defender can do."""
+    react = getattr(registered(policy), "reaction", None)
+    if react is None:
+        return "none"
+    choice = react(enc, defender, attacker)
+    possible = {"none": True, "parry": can_parry(enc, defender), "dodge": can_dodge(enc, defender)}
+    if not possible.get(choice, False):
+        raise FracasError(
+            f"policy {policy!r}: {name(enc, defender)} cannot react with {choice!r} in round {enc.round} (D100-REACT-1)"
+        )
+    return str(choice)

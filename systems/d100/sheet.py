@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 from fracas.core.errors import ScenarioError
 from fracas.core.scenario import ActorBase, CoverZone, MapSpec, ScenarioBase, Spec, check_common, locate, parse_duration
+from fracas.core.system import registered_policy_names
 
 POLICIES = ("aggressive", "security", "raider", "passive", "human")
 MODES = ("stun", "lethal")
@@ -59,7 +60,7 @@ class D100Map(MapSpec, frozen=True, kw_only=True):
 
 class Scenario(ScenarioBase, frozen=True, kw_only=True):
     map: D100Map = D100Map()
-    actors: list[Actor]  # type: ignore[assignment]
+    actors: list[Actor]
 
 
 def parse_dice(text: str) -> tuple[list[tuple[int, int]], int]:
@@ -99,7 +100,7 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     defaults = D100Rules()
     armour = rules_raw.get("armour", defaults.armour)
     parry = rules_raw.get("parry_reduction", defaults.parry_reduction)
-    check_common(scenario, file, text, POLICIES)
+    check_common(scenario, file, text, (*POLICIES, *registered_policy_names("d100")))
     ids = [a.id for a in scenario.actors]
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"

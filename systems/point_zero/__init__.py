@@ -10,7 +10,7 @@ from fracas.core import events as E
 from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
 from fracas.core.quality import TestRead
 from fracas.core.scenario import parse_duration
-from fracas.core.system import Process
+from fracas.core.system import Process, policy_table, registered_policy_names
 from fracas.systems.point_zero import resolution as R
 from fracas.systems.point_zero.oddscmd import PointZeroOdds
 from fracas.systems.point_zero.policies import POLICIES, Plan
@@ -28,8 +28,12 @@ class PointZero:
     rules_type = PointZeroRules
     scenario_type = Scenario
     rule_ids = RULE_IDS
-    policies = tuple(POLICIES)
     odds_command = PointZeroOdds()
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The built-in policies, then those other packages register (group ``fracas.policies.point_zero``)."""
+        return (*POLICIES, *registered_policy_names(self.name))
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)
@@ -80,8 +84,9 @@ class PointZero:
         specs = enc.actor_specs
         plans: dict[str, Plan] = {}
         inits: dict[str, int] = {}
+        policies = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")
         for aid in actors:
-            plan = plans[aid] = POLICIES[specs[aid].policy](enc, aid)
+            plan = plans[aid] = policies[specs[aid].policy](enc, aid)
             inits[aid] = R.roll_initiative(enc, aid, plan.acts())
         order = R.resolution_order(enc, inits)
         for aid in reversed(order):  # PZ-INIT-3: ascending order of initiative

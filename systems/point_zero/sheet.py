@@ -6,6 +6,7 @@ import re
 
 from fracas.core.errors import ScenarioError
 from fracas.core.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
+from fracas.core.system import registered_policy_names
 
 RANGED_SKILLS = ("handguns", "bows_thrown", "shoulder_arms", "heavy_weapons")
 MELEE_SKILLS = ("brawl", "melee")
@@ -53,7 +54,7 @@ class Actor(ActorBase, frozen=True, kw_only=True):
 
 
 class Scenario(ScenarioBase, frozen=True, kw_only=True):
-    actors: list[Actor]  # type: ignore[assignment]
+    actors: list[Actor]
 
 
 def parse_pu(text: str, vig: int) -> tuple[int, int]:
@@ -78,7 +79,7 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     def fail(path: str, msg: str) -> None:
         raise ScenarioError(file, path, msg, line=locate(text, path))
 
-    check_common(scenario, file, text, POLICIES)
+    check_common(scenario, file, text, (*POLICIES, *registered_policy_names("point_zero")))
     m = scenario.map
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"

@@ -13,7 +13,7 @@ from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND,
 from fracas.core.quality import Extra, TestRead
 from fracas.core.scenario import parse_duration
 from fracas.core.state import DISABLING
-from fracas.core.system import Process
+from fracas.core.system import Process, policy_table, registered_policy_names
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps.odds import DCode, parse_code, success_probability
 from fracas.systems.zcorps.oddscmd import ZCorpsOdds
@@ -189,8 +189,12 @@ class ZCorps:
     rules_type = ZCorpsRules
     scenario_type = Scenario
     rule_ids = RULE_IDS
-    policies = tuple(POLICIES)
     odds_command = ZCorpsOdds()
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The built-in policies, then those other packages register (group ``fracas.policies.zcorps``)."""
+        return (*POLICIES, *registered_policy_names(self.name))
 
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)
@@ -249,7 +253,7 @@ class ZCorps:
     def _turns(self, enc: Encounter, aid: str, rank: int) -> Process:
         pending = R.book(enc).pending[aid]
         policy_name = R.traits(enc, aid).policy
-        policy = POLICIES[policy_name]
+        policy = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")[policy_name]
         for count in list(pending):
             yield enc.at_count(count, PRIORITY_ACT + rank)
             if enc.over:

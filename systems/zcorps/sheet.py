@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from fracas.core.errors import ScenarioError
 from fracas.core.scenario import ActorBase, ScenarioBase, Spec, check_common, locate
+from fracas.core.system import registered_policy_names
 from fracas.systems.zcorps.odds import DCode, parse_code
 from fracas.systems.zcorps.rules import CLOSE, FIREARMS
 
@@ -86,7 +87,7 @@ class Actor(ActorBase, frozen=True, kw_only=True):
 
 
 class Scenario(ScenarioBase, frozen=True, kw_only=True):
-    actors: list[Actor]  # type: ignore[assignment]
+    actors: list[Actor]
 
 
 def code_of(text: str) -> DCode:
@@ -137,7 +138,7 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
         except ValueError:
             fail(path, f"expected a D code like 4D+2 or 3D, got {value!r}")
 
-    check_common(scenario, file, text, POLICIES)
+    check_common(scenario, file, text, (*POLICIES, *registered_policy_names("zcorps")))
     m = scenario.map
     ids = {a.id for a in scenario.actors}
     for i, a in enumerate(scenario.actors):
