@@ -12,7 +12,8 @@ passes ``mypy --strict`` without ``type: ignore``.
 - What a system's methods receive and use: the :class:`Encounter` (clock,
   dice, event stream), the clock constants, the scenario Structs to
   subclass, the projected :class:`State`, the events it emits, the human
-  decision types and the errors it raises.
+  decision types, the errors it raises and the decision-quality read
+  (:class:`TestRead`) of its optional ``test_quality`` hook.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from fracas.core.events import (
     WoundMarked,
     WoundWorsened,
 )
+from fracas.core.quality import Extra, TestRead
 from fracas.core.scenario import (
     ActorBase,
     AftermathSpec,
@@ -114,6 +116,7 @@ __all__ = [
     "Encounter",
     "Event",
     "ExitSpec",
+    "Extra",
     "FracasError",
     "HitPointsChanged",
     "IllegalAction",
@@ -136,6 +139,7 @@ __all__ = [
     "SkillTested",
     "Spec",
     "State",
+    "TestRead",
     "ThresholdComputed",
     "TieBroken",
     "WeaponStateChanged",
