@@ -82,7 +82,7 @@ def test_run_replay_verify_audit_render_over_the_plugin(plugin_env: dict[str, st
     log = tmp_path / "standoff.jsonl"
     done = fracas(plugin_env, "run", STANDOFF, "--log", log)
     assert done.returncode == 0, done.stderr
-    assert "wins" in done.stdout or "no winner" in done.stdout
+    assert f"events logged to {log}" in done.stdout.splitlines()[-1]
     again = tmp_path / "again.jsonl"
     assert fracas(plugin_env, "run", STANDOFF, "--log", again, "--quiet").returncode == 0
     assert log.read_bytes() == again.read_bytes()  # same scenario + seed = same bytes
