@@ -2,6 +2,7 @@
 
     python tools/api_doc.py            # print each module's names and signatures (to write docs/api.md)
     python tools/api_doc.py --check    # exit 1 when docs/api.md and the modules' __all__ drift apart
+    python tools/api_doc.py --update   # rewrite the signatures docs/api.md shows (names still by hand)
 
 docs/api.md has one ``## `MODULE` `` section per public module (``fracas``,
 ``fracas.plugin``) and, inside it, one ``### `NAME` `` heading per name of the
@@ -107,14 +108,33 @@ def drift(text: str) -> list[str]:
         for name, obj in names.items():
             line = signature_line(name, obj)
             if name in entries and line is not None and f"`{line}`" not in entries[name]:
-                problems.append(f"{module}.{name}: docs/api.md should show `{line}`")
+                problems.append(f"{module}.{name}: docs/api.md should show `{line}` (python tools/api_doc.py --update)")
     return problems
+
+
+def updated(text: str) -> str:
+    """``text`` with each entry's signature line replaced by the real one (entries are added or removed by hand)."""
+    doc = documented(text)
+    for module in MODULES:
+        for name, obj in exported(module).items():
+            entry = doc.get(module, {}).get(name)
+            line = signature_line(name, obj)
+            if entry is None or line is None:
+                continue
+            old = re.search(rf"^`{name}\(.*`$", entry, re.M)
+            new_entry = entry[: old.start()] + f"`{line}`" + entry[old.end() :] if old else entry
+            text = text.replace(entry, new_entry, 1)
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with docs/api.md; exit 1 on drift")
+    parser.add_argument("--update", action="store_true", help="rewrite the signatures shown in docs/api.md")
     args = parser.parse_args(argv)
+    if args.update:
+        API_DOC.write_text(updated(API_DOC.read_text(encoding="utf-8")), encoding="utf-8")
+        return 0
     if args.check:
         problems = drift(API_DOC.read_text(encoding="utf-8"))
         for problem in problems:

@@ -44,7 +44,9 @@ def test_a_wrong_signature_is_caught() -> None:
     assert broken != text
     assert api_doc.drift(broken) == [
         "fracas.plugin.parse_duration: docs/api.md should show `parse_duration(text: str) -> int`"
+        " (python tools/api_doc.py --update)"
     ]
+    assert api_doc.drift(api_doc.updated(broken)) == []  # --update repairs it
 
 
 def test_the_plugin_module_exports_what_a_rule_system_method_touches() -> None:
