@@ -36,12 +36,12 @@ from fracas.core.errors import FracasError
 from fracas.core.log import GENESIS, LogError, TornLine, encode_entry, iter_log
 from fracas.core.state import State, apply_entry, state_to_builtins
 from fracas.services.narrate import Narrator
+from fracas.services.sides import side_colours
 
 #: Where the data goes in the template.
 DATA_MARK = "/*__FRACAS_DATA__*/null"
 
 #: Side colours, in the order the scenario lists its sides.
-PALETTE = ("#2f7fd8", "#d8452f", "#2fa36b", "#c48a12", "#8a4fd8", "#d83f93", "#13a0b5", "#6b7280")
 
 #: Events that frame a fight rather than resolve an action: a roll group never spans one.
 _FRAME = (
@@ -390,8 +390,9 @@ def build_data(path: Path, entries: Sequence[E.Entry], torn: TornLine | None = N
                 delta[aid] = d
                 views[aid] = v
         deltas.append(delta or 0)
-    for i, s in enumerate(sides):
-        s["color"] = PALETTE[i % len(PALETTE)]
+    colours = side_colours([s["id"] for s in sides], {s["id"]: s["name"] for s in sides})
+    for s in sides:
+        s["color"] = colours[s["id"]]
     groups = roll_groups(entries)
     attacks = []
     for gi, g in enumerate(groups):

@@ -47,6 +47,7 @@ def test_json_summary_has_rates_intervals_rounds_and_actor_figures(capsys: pytes
         "side",
         "present",
         "down",
+        "escaped",
         "dead",
         "damage_dealt_mean",
         "damage_taken_mean",
@@ -56,6 +57,11 @@ def test_json_summary_has_rates_intervals_rounds_and_actor_figures(capsys: pytes
         "wounds_at_end_of_fight",
     }
     assert list(guard["wounds_at_end_of_fight"]["physical"]) == ["none", "Légère", "Grave", "Critique", "Fatale"]
+    # fleeing by the door is not being down: Mira's escapes count apart (the issue: `mira down 100.0 %`)
+    m = res["actors"]["mira"]
+    escapes = res["endings"].get("side mira escaped", 0)
+    assert escapes > 0 and m["escaped"]["count"] == escapes
+    assert m["down"]["count"] + m["escaped"]["count"] <= 30
     assert sum(guard["wounds_at_end_of_fight"]["physical"].values()) == guard["present"]
 
 

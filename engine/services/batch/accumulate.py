@@ -20,6 +20,7 @@ class ActorAcc(msgspec.Struct):
 
     present: int = 0
     down: int = 0
+    escaped: int = 0
     dead: int = 0
     damage_dealt: int = 0
     damage_taken: int = 0
@@ -35,6 +36,7 @@ class ActorAcc(msgspec.Struct):
     def merge(self, other: ActorAcc) -> None:
         self.present += other.present
         self.down += other.down
+        self.escaped += other.escaped
         self.dead += other.dead
         self.damage_dealt += other.damage_dealt
         self.damage_taken += other.damage_taken
@@ -100,6 +102,7 @@ class Acc(msgspec.Struct):
             acc.present += 1
             acc.statuses[af.status] = acc.statuses.get(af.status, 0) + 1
             acc.down += af.down
+            acc.escaped += af.escaped
             acc.dead += af.dead
             acc.damage_dealt += af.damage_dealt
             acc.damage_taken += af.damage_taken

@@ -39,13 +39,14 @@ class ActorFight(msgspec.Struct, array_like=True):
 
     present: bool
     status: str  # at the end of the fight: active, unconscious, fled, dead...
-    down: bool
+    down: bool  # out of the fight when it ended, beaten (not escaped: fleeing by an exit is not a defeat)
     dead: bool
     damage_dealt: int
     damage_taken: int
     ammo_spent: int
     hp_lost: int | None
     worst: dict[str, int]  # monitor -> worst marked level at the end of the fight (-1: none)
+    escaped: bool = False  # left by an exit (C-END-1): apart from down
 
 
 class FightRecord(msgspec.Struct, array_like=True):
@@ -89,7 +90,8 @@ def run_fight(
         actors[spec.id] = ActorFight(
             present=True,
             status=a.status(),
-            down=any(c in DISABLING for c in a.conditions),
+            down=any(c in DISABLING for c in a.conditions if c != "fled"),
+            escaped="fled" in a.conditions,
             dead="dead" in final.conditions,
             damage_dealt=final.damage_dealt,
             damage_taken=final.damage_taken,

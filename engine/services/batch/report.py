@@ -19,6 +19,7 @@ from fracas.services.batch.driver import BatchOutcome
 from fracas.services.batch.fight import FightRecord
 from fracas.services.batch.stats import nearest_rank, wilson
 from fracas.services.batch.sweep import Override
+from fracas.services.sides import DRAW, PALETTE, side_colours
 
 
 def plot_missing(path: str | Path) -> FracasError:
@@ -68,6 +69,7 @@ def summarise(acc: Acc, sides: Sequence[str], actors: Sequence[tuple[str, str]])
             "side": side,
             "present": a.present,
             "down": _rate(a.down, n),
+            "escaped": _rate(a.escaped, n),
             "dead": _rate(a.dead, n),
             "damage_dealt_mean": _mean(a.damage_dealt, n),
             "damage_taken_mean": _mean(a.damage_taken, n),
@@ -148,14 +150,15 @@ def render_result(res: dict[str, Any], names: dict[str, str]) -> list[str]:
         lines.append("")
         aw = max([len("actor"), *(len(a) for a in actors)])
         lines.append(
-            f"{'actor':<{aw}}  {'down':>7} {'dead':>7} {'dealt':>7} {'taken':>7} {'ammo':>6}   "
+            f"{'actor':<{aw}}  {'down':>7} {'escaped':>7} {'dead':>7} {'dealt':>7} {'taken':>7} {'ammo':>6}   "
             "at the end of the fight: status, worst wound"
         )
         for aid, a in actors.items():
             down = "-" if a["down"]["rate"] is None else f"{100 * a['down']['rate']:5.1f} %"
+            fled = "-" if a["escaped"]["rate"] is None else f"{100 * a['escaped']['rate']:5.1f} %"
             dead = "-" if a["dead"]["rate"] is None else f"{100 * a['dead']['rate']:5.1f} %"
             head = (
-                f"{aid:<{aw}}  {down:>7} {dead:>7} {_num(a['damage_dealt_mean']):>7} "
+                f"{aid:<{aw}}  {down:>7} {fled:>7} {dead:>7} {_num(a['damage_dealt_mean']):>7} "
                 f"{_num(a['damage_taken_mean']):>7} {_num(a['ammo_spent_mean']):>6}   "
             )
             n = res["fights"]
@@ -168,8 +171,8 @@ def render_result(res: dict[str, Any], names: dict[str, str]) -> list[str]:
             for k, text in enumerate(details):
                 lines.append((head if k == 0 else " " * len(head)) + text)
         lines.append(
-            "(down: out of the fight when it ended; dead: at the end of the aftermath; "
-            "dealt/taken/ammo: means per fight)"
+            "(down: out of the fight when it ended, beaten; escaped: left by an exit; "
+            "dead: at the end of the aftermath; dealt/taken/ammo: means per fight)"
         )
     return lines
 
@@ -207,6 +210,7 @@ class RowWriter:
         for aid in self.actors:
             cols += [
                 (f"{aid}.down", "bool"),
+                (f"{aid}.escaped", "bool"),
                 (f"{aid}.dead", "bool"),
                 (f"{aid}.damage_dealt", "int"),
                 (f"{aid}.damage_taken", "int"),
@@ -248,9 +252,9 @@ class RowWriter:
         for aid in self.actors:
             a = rec.actors.get(aid)
             if a is None or not a.present:
-                row += [None] * (6 + len(self.monitors.get(aid, [])))
+                row += [None] * (7 + len(self.monitors.get(aid, [])))
                 continue
-            row += [a.down, a.dead, a.damage_dealt, a.damage_taken, a.ammo_spent, a.hp_lost]
+            row += [a.down, a.escaped, a.dead, a.damage_dealt, a.damage_taken, a.ammo_spent, a.hp_lost]
             row += [a.worst.get(mon) for mon in self.monitors.get(aid, [])]
         return row
 
@@ -283,13 +287,15 @@ def plot(doc: dict[str, Any], path: Path, names: dict[str, str], title: str) -> 
     sweep = "sweep" in doc
     fig = Figure(figsize=(12, 4.8), layout="constrained")
     axes = fig.subplots(1, 2)
-    colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    colours = list(PALETTE)
+    first = doc["result"] if not sweep else doc["points"][0]["result"]
+    by_side = side_colours(list(first["sides"]), names)  # one colour per side in every plot
     if not sweep:
         res = doc["result"]
-        _bars(axes[0], res, names, colours)
+        _bars(axes[0], res, names, by_side)
         _rounds(axes[1], [("", res["rounds"]["histogram"], res)], colours)
     else:
-        _curve(axes[0], doc, names, colours)
+        _curve(axes[0], doc, names, by_side)
         series = [
             (", ".join(f"{v}" for v in pt["values"].values()), pt["result"]["rounds"]["histogram"], pt["result"])
             for pt in doc["points"]
@@ -305,14 +311,14 @@ def plot(doc: dict[str, Any], path: Path, names: dict[str, str], title: str) -> 
         raise FracasError(f"--plot {path}: cannot write: {exc.strerror or exc}") from None
 
 
-def _bars(ax: Any, res: dict[str, Any], names: dict[str, str], colours: list[str]) -> None:
+def _bars(ax: Any, res: dict[str, Any], names: dict[str, str], by_side: dict[str, str]) -> None:
     sides = list(res["sides"])
     labels = [names.get(s, s) for s in sides] + ["draw"]
     rates = [res["sides"][s]["win"] for s in sides] + [res["draws"]]
     ys = [100 * (r["rate"] or 0.0) for r in rates]
     err_lo = [max(0.0, y - 100 * r["ci95"][0]) for y, r in zip(ys, rates, strict=True)]
     err_hi = [max(0.0, 100 * r["ci95"][1] - y) for y, r in zip(ys, rates, strict=True)]
-    cols = [colours[k % len(colours)] for k in range(len(sides))] + ["#7f7f7f"]
+    cols = [by_side[s] for s in sides] + [DRAW]
     xs = list(range(len(labels)))
     ax.bar(xs, ys, color=cols, alpha=0.85, yerr=[err_lo, err_hi], capsize=8, error_kw={"elinewidth": 1.5})
     for x, y, hi in zip(xs, ys, err_hi, strict=True):
@@ -360,34 +366,35 @@ def _rounds(
     ax.grid(axis="y", alpha=0.3)
 
 
-def _curve(ax: Any, doc: dict[str, Any], names: dict[str, str], colours: list[str]) -> None:
+def _curve(ax: Any, doc: dict[str, Any], names: dict[str, str], by_side: dict[str, str]) -> None:
     paths: list[str] = doc["sweep"]
     points = doc["points"]
     sides = list(points[0]["result"]["sides"])
     if len(paths) == 1:
         xs = [pt["values"][paths[0]] for pt in points]
-        for k, side in enumerate(sides):
+        for side in sides:
             _line(
                 ax,
                 xs,
                 [pt["result"]["sides"][side]["win"] for pt in points],
-                colours[k % len(colours)],
+                by_side[side],
                 f"{names.get(side, side)} wins",
             )
         if any(pt["result"]["draws"]["count"] for pt in points):
-            _line(ax, xs, [pt["result"]["draws"] for pt in points], "#7f7f7f", "draws")
+            _line(ax, xs, [pt["result"]["draws"] for pt in points], DRAW, "draws")
         ax.set_title(f"Win rate by {paths[0]} (95 % intervals)")
         ax.set_xticks(xs)
     else:
         side = sides[0]
         seconds = list(dict.fromkeys(pt["values"][paths[1]] for pt in points))
+        shades = _shades(by_side[side], len(seconds))  # the side's colour, lighter to darker
         for k, v2 in enumerate(seconds):
             sel = [pt for pt in points if pt["values"][paths[1]] == v2]
             _line(
                 ax,
                 [pt["values"][paths[0]] for pt in sel],
                 [pt["result"]["sides"][side]["win"] for pt in sel],
-                colours[k % len(colours)],
+                shades[k],
                 f"{paths[1]} = {v2}",
             )
         ax.set_title(f"{names.get(side, side)} win rate (95 % intervals)")
@@ -397,6 +404,16 @@ def _curve(ax: Any, doc: dict[str, Any], names: dict[str, str], colours: list[st
     ax.set_ylim(0, 100)
     ax.grid(alpha=0.3)
     ax.legend(frameon=False)
+
+
+def _shades(colour: str, n: int) -> list[str]:
+    """``n`` shades of one colour, from light to full: the lines of one side in a two-parameter sweep."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    out = []
+    for k in range(n):
+        t = 0.35 + 0.65 * (k + 1) / n  # share of the colour, the rest white
+        out.append("#" + "".join(f"{round(255 - (255 - c) * t):02x}" for c in (r, g, b)))
+    return out
 
 
 def _line(ax: Any, xs: list[Any], rates: list[dict[str, Any]], colour: str, label: str) -> None:
