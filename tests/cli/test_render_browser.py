@@ -195,3 +195,55 @@ def test_end_of_the_fight_matches_the_final_state_and_is_saved_as_a_screenshot(
     shot = ARTIFACTS / "mira_end.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+
+_OVERLAPS = """
+() => {
+  const V = window.fracasViewer;
+  const n = V.data.steps.length;
+  const bad = [];
+  let most = 0;
+  const meet = (a, b) =>
+    a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  for (let i = 0; i < n; i++) {
+    V.seek(i);
+    // every text on the map but the axis numbers, the initials inside tokens and the exit glyph
+    const labels = [...document.querySelectorAll("#map text:not(.axis):not(.ini)")].filter((t) => {
+      if (!t.textContent || t.textContent === "\u21e5") return false;
+      for (let e = t; e && e.id !== "map"; e = e.parentNode) if (e.style && e.style.display === "none") return false;
+      return true;
+    });
+    const boxes = labels.map((t) => [t.textContent, t.getBoundingClientRect()]);
+    for (let a = 0; a < boxes.length; a++)
+      for (let b = a + 1; b < boxes.length; b++)
+        if (meet(boxes[a][1], boxes[b][1])) bad.push([i, boxes[a][0], boxes[b][0]]);
+    most = Math.max(most, labels.length);
+    if (bad.length > 20) break;
+  }
+  return { steps: n, bad: bad, most: most };
+}
+"""
+
+SHIPPED = sorted((ROOT / "scenarios").glob("*/*.toml"))
+
+
+@pytest.mark.parametrize("scenario", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_two_map_labels_meet_at_any_step_of_the_shipped_fights(page: Any, scenario: Path, tmp_path: Path) -> None:
+    """Names of actors, cover and exits, states and attack labels: placed or offset, never on top of each other.
+
+    Runs last in this module: it takes the module's page to each shipped fight's expected log.
+    """
+    from fracas.services.logdiff import expected_log_path
+
+    html = tmp_path / f"{scenario.parent.name}-{scenario.stem}.html"
+    render_html(expected_log_path(scenario), html)
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    page.add_style_tag(content="* { transition: none !important; animation: none !important; }")
+    found = page.evaluate(_OVERLAPS)
+    assert found["steps"] > 10 and found["most"] >= 3  # the check saw labels
+    assert found["bad"] == [], f"labels meet (step, label, label): {found['bad'][:5]}"
+    if scenario.stem in ("barricade", "mira_vs_guard"):
+        page.evaluate("() => window.fracasViewer.seek(60)")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("#map").screenshot(path=str(ARTIFACTS / f"{scenario.stem}_labels.png"))
