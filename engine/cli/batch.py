@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 EXIT_INTERRUPTED = 130
 #: fracas.services.batch.KEEP_MAX_DEFAULT, repeated so that `fracas --help` needs no service (a test checks)
 KEEP_MAX_DEFAULT = 10
+#: fracas.services.batch.executors.DASK_WORKER_TIMEOUT, repeated for the same reason (the same test checks)
+DASK_WORKER_TIMEOUT = 30.0
 
 
 def register(sub: Any) -> None:
@@ -62,6 +64,13 @@ def register(sub: Any) -> None:
     p.add_argument("--plot", metavar="PNG", help="draw win rates, rounds and the sweep curve (extra: plot)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786 (extra: dask)")
     p.add_argument("--dask-local", type=int, metavar="K", help="start a local Dask cluster of K workers (extra: dask)")
+    p.add_argument(
+        "--worker-timeout",
+        type=float,
+        default=DASK_WORKER_TIMEOUT,
+        metavar="S",
+        help=f"Dask: stop when no worker is there for S seconds, at start or mid-run (default {DASK_WORKER_TIMEOUT:g})",
+    )
     p.add_argument("--chunk-size", type=int, metavar="C", help="fights per chunk (default: sized to the batch)")
     p.add_argument(
         "--quality",
@@ -91,6 +100,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     _check(args.keep_max >= 1, f"--keep-max {args.keep_max}: expected at least 1")
     _check(len(args.sweep) <= 2, f"--sweep: at most two at a time, got {len(args.sweep)}")
     _check(not (args.scheduler and args.dask_local), "--scheduler and --dask-local: choose one")
+    _check(args.worker_timeout > 0, f"--worker-timeout {args.worker_timeout:g}: expected more than 0 seconds")
     loaded = load_scenario(args.scenario)
     text = B.read_scenario_text(args.scenario)
     spec = loaded.spec
@@ -123,7 +133,13 @@ def cmd_batch(args: argparse.Namespace) -> int:
         chunk=args.chunk_size,
         quality=args.quality,
     )
-    executor = B.make_executor(args.workers or B.default_workers(), args.scheduler, args.dask_local)
+    executor = B.make_executor(
+        args.workers or B.default_workers(),
+        args.scheduler,
+        args.dask_local,
+        system=spec.system,
+        worker_timeout=args.worker_timeout,
+    )
     bar = _progress(plan.n * len(points), quiet=args.json or args.no_progress)
 
     def sink(point: int, records: Any) -> None:

@@ -64,3 +64,4 @@ def test_the_batch_help_default_matches_the_service() -> None:
     from fracas.services import batch as services_batch
 
     assert cli_batch.KEEP_MAX_DEFAULT == services_batch.KEEP_MAX_DEFAULT
+    assert cli_batch.DASK_WORKER_TIMEOUT == services_batch.executors.DASK_WORKER_TIMEOUT

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib
+import importlib.metadata
 import os
 import signal
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from fracas.core.errors import FracasError
@@ -14,6 +16,10 @@ from fracas.services.batch.chunks import Chunk, ChunkResult, run_chunk
 
 #: How long ``--scheduler`` waits for the Dask scheduler to answer.
 DASK_CONNECT_TIMEOUT = "10s"
+#: How long a Dask batch waits for a first worker, and for one to come back when all are gone (``--worker-timeout``).
+DASK_WORKER_TIMEOUT = 30.0
+#: How often a Dask batch with nothing finished looks whether the cluster still has workers.
+DASK_POLL_SECONDS = 1.0
 
 
 class Executor(Protocol):
@@ -75,8 +81,67 @@ def dask_missing() -> FracasError:
     return FracasError("Dask is not installed: install the extra with pip install 'fracas[dask]'")
 
 
+def fracas_version() -> str:
+    """The installed fracas distribution's version: what a Dask worker must have too."""
+    try:
+        return importlib.metadata.version("fracas")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a bare source tree
+        from fracas.core.version import __version__
+
+        return __version__
+
+
+def worker_report(system: str | None) -> str:
+    """Run on each Dask worker (fracas importable there): ``""`` when it can load ``system``, else why not."""
+    if system is None:
+        return ""
+    from fracas.core.system import get_system
+
+    try:
+        get_system(system)
+    except Exception as exc:  # an uninstalled system, or one that fails to import: reported, not raised
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
+def check_workers(where: str, versions: Mapping[str, Any], systems: Mapping[str, Any], system: str | None) -> None:
+    """Stop with one line naming the first worker that has no fracas, another version, or not the system.
+
+    ``versions``: worker address -> its ``importlib.metadata.version("fracas")`` (or the exception it raised);
+    ``systems``: worker address -> :func:`worker_report` (or the exception it raised).
+    """
+    here = fracas_version()
+    for addr in sorted(versions):
+        found = versions[addr]
+        if isinstance(found, BaseException):
+            raise FracasError(
+                f"{where}: worker {addr} cannot import fracas ({type(found).__name__}: {found}): "
+                f"install fracas {here} on every worker"
+            )
+        if found != here:
+            raise FracasError(
+                f"{where}: worker {addr} runs fracas {found}, this is fracas {here}: "
+                "every worker needs the same version"
+            )
+    for addr in sorted(systems):
+        problem = systems[addr]
+        if isinstance(problem, BaseException):
+            problem = f"{type(problem).__name__}: {problem}"
+        if problem:
+            raise FracasError(
+                f"{where}: worker {addr} cannot load the rule system {system!r} ({problem}): "
+                "install its package on every worker"
+            )
+
+
 class DaskExecutor:
-    """A Dask distributed client: an existing scheduler, or a LocalCluster it starts."""
+    """A Dask distributed client: an existing scheduler, or a LocalCluster it starts.
+
+    Fails fast instead of hanging (docs/batch.md): it waits at most ``worker_timeout``
+    seconds for a first worker, checks that every worker runs this fracas version and
+    can load the scenario's ``system``, and stops when the cluster has had no worker for
+    ``worker_timeout`` seconds mid-run.
+    """
 
     def __init__(
         self,
@@ -85,6 +150,8 @@ class DaskExecutor:
         *,
         processes: bool = True,
         client: Any = None,
+        system: str | None = None,
+        worker_timeout: float = DASK_WORKER_TIMEOUT,
     ) -> None:
         try:
             distributed = importlib.import_module("distributed")
@@ -93,6 +160,8 @@ class DaskExecutor:
         self._distributed = distributed
         self.cluster: Any = None
         self.own_client = client is None
+        self.worker_timeout = worker_timeout
+        self.where = f"--scheduler {scheduler}" if scheduler else "--dask-local" if local_workers else "Dask"
         if client is not None:
             self.client = client
         elif scheduler is not None:
@@ -106,17 +175,64 @@ class DaskExecutor:
                 n_workers=k, threads_per_worker=1, processes=processes, dashboard_address=None
             )
             self.client = distributed.Client(self.cluster)
+        try:
+            self._check_cluster(scheduler, system)
+        except BaseException:
+            self.close()
+            raise
         info = self.client.scheduler_info()
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values()))
         where = scheduler or ("local cluster" if self.cluster is not None else "client")
         self.label = f"Dask ({where}, {self.workers} worker threads)"
 
+    def _check_cluster(self, scheduler: str | None, system: str | None) -> None:
+        try:
+            self.client.wait_for_workers(1, timeout=self.worker_timeout)
+        except TimeoutError:
+            hint = f" (start one with: dask worker {scheduler})" if scheduler else ""
+            raise FracasError(f"{self.where}: no Dask worker joined within {self.worker_timeout:g} s{hint}") from None
+        # importlib.metadata.version runs on a worker without fracas too (a standard-library function):
+        # only then is worker_report, which needs fracas there, sent.
+        versions = self.client.run(importlib.metadata.version, "fracas", on_error="return")
+        check_workers(self.where, versions, {}, system)
+        systems = self.client.run(worker_report, system, on_error="return")
+        check_workers(self.where, versions, systems, system)
+
+    def _has_workers(self) -> bool:
+        info = self.client.scheduler_info()
+        return bool(info.get("workers"))
+
     def submit(self, chunk: Chunk) -> Any:
         return self.client.submit(run_chunk, chunk, pure=False)
 
     def wait_any(self, futures: Sequence[Any]) -> list[Any]:
-        done = self._distributed.wait(list(futures), return_when="FIRST_COMPLETED").done
-        return list(done)
+        """The futures that finished; a chunk that failed on the cluster, or no worker left, stops the batch."""
+        alone_since: float | None = None
+        while True:
+            try:
+                done = self._distributed.wait(
+                    list(futures), timeout=DASK_POLL_SECONDS, return_when="FIRST_COMPLETED"
+                ).done
+            except TimeoutError:
+                done = set()
+            if done:
+                for fut in done:
+                    if fut.status == "error":
+                        exc = fut.exception()
+                        raise FracasError(
+                            f"{self.where}: a chunk of fights failed on the cluster ({type(exc).__name__}: {exc})"
+                        )
+                return list(done)
+            if self._has_workers():
+                alone_since = None
+                continue
+            now = time.monotonic()
+            alone_since = alone_since if alone_since is not None else now
+            if now - alone_since >= self.worker_timeout:
+                raise FracasError(
+                    f"{self.where}: the cluster lost all its workers mid-run and none came back within "
+                    f"{self.worker_timeout:g} s; restart workers and run the batch again"
+                )
 
     def close(self, cancel: bool = False) -> None:
         if self.own_client:
@@ -125,9 +241,17 @@ class DaskExecutor:
             self.cluster.close()
 
 
-def make_executor(workers: int, scheduler: str | None = None, dask_local: int | None = None) -> Executor:
+def make_executor(
+    workers: int,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    *,
+    system: str | None = None,
+    worker_timeout: float = DASK_WORKER_TIMEOUT,
+) -> Executor:
+    """The executor for ``--workers``, ``--scheduler`` or ``--dask-local``; Dask checks its workers for ``system``."""
     if scheduler is not None or dask_local is not None:
-        return DaskExecutor(scheduler, dask_local)
+        return DaskExecutor(scheduler, dask_local, system=system, worker_timeout=worker_timeout)
     if workers <= 1:
         return InlineExecutor()
     return PoolExecutor(workers)
