@@ -26,6 +26,7 @@ import msgspec
 import simpy
 import simpy.events
 from fracas.core import events as E
+from fracas.core.battlefield import CROWD_EVENTS, Battlefield, Crowd
 from fracas.core.dice import METHOD, DerivedDice, DiceSource, commitment_of, commitment_v2
 from fracas.core.log import LogWriter
 from fracas.core.scenario import LoadedScenario, content_sha256
@@ -115,6 +116,9 @@ class Encounter:
         #: keyed by a name the system owns; never part of the projected state or the log
         self.scratch: dict[str, Any] = {}
         self.actor_specs = {a.id: a for a in self.scenario.actors}
+        #: the map's walls, sight, cover and paths (fracas.core.battlefield), and where the actors are
+        self.battlefield = Battlefield(self.scenario.map)
+        self.crowd = Crowd(self.state, self.battlefield.width, self.battlefield.height)
 
     # ------------------------------------------------------------------ clock
 
@@ -152,6 +156,8 @@ class Encounter:
             raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
         state = self.state
         PROJECTION_HANDLERS[kind](state, ev)
+        if kind in CROWD_EVENTS:
+            self.crowd.observe(ev)
         now = int(self.env.now)
         sec = now / TICKS_PER_SECOND
         rnd = self.round
@@ -278,7 +284,7 @@ class Encounter:
         """
         if self.over:
             return True
-        if self.state.several_sides_able():  # the common case: reinforcements to come cannot end the fight
+        if self.crowd.several_sides_able():  # the common case: reinforcements to come cannot end the fight
             return False
         able = dict.fromkeys(self.state.sides_able())
         for side in self.pending_sides():

@@ -39,6 +39,22 @@ class CoverZone(Spec, frozen=True, kw_only=True):
         return self.x <= x < self.x + self.w and self.y <= y < self.y + self.h
 
 
+class WallSpec(Spec, frozen=True, kw_only=True):
+    """A rectangle of wall cells: ``full`` blocks steps and sight, ``low`` blocks steps and gives
+    ``cover`` (a cover level of the rule system) to whoever is behind it (fracas.core.battlefield)."""
+
+    name: str
+    x: int
+    y: int
+    w: int = 1
+    h: int = 1
+    height: str = "full"
+    cover: str = "half"
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.x <= x < self.x + self.w and self.y <= y < self.y + self.h
+
+
 class ExitSpec(Spec, frozen=True, kw_only=True):
     name: str
     x: int
@@ -51,6 +67,7 @@ class MapSpec(Spec, frozen=True, kw_only=True):
     light: str = "normal"
     cover: list[CoverZone] = []
     exits: list[ExitSpec] = []
+    walls: list[WallSpec] = []
 
 
 class SideSpec(Spec, frozen=True, kw_only=True):
@@ -314,6 +331,7 @@ def check_common(scenario: Any, file: str, text: str, policies: Sequence[str]) -
     for j, side_id in enumerate(scenario.aftermath.sides):
         if side_id not in sides:
             fail(f"$.aftermath.sides[{j}]", f"unknown side {side_id!r} (sides: {', '.join(sides)})")
+    check_walls(scenario, fail)
     seen: set[str] = set()
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"
@@ -328,3 +346,30 @@ def check_common(scenario: Any, file: str, text: str, policies: Sequence[str]) -
             fail(f"{p}.position", f"expected [x, y] inside the {m.width} x {m.height} map, got {a.position}")
         if a.arrives < 1:
             fail(f"{p}.arrives", f"expected a round >= 1, got {a.arrives}")
+        wall = next((w for w in m.walls if len(a.position) == 2 and w.contains(*a.position)), None)
+        if wall is not None:
+            fail(f"{p}.position", f"{a.id} stands on the wall {wall.name!r}: nobody stands on a wall cell")
+
+
+def check_walls(scenario: Any, fail: Any) -> None:
+    """Walls: a known height, a positive size, on the map, unique names, no exit on a wall."""
+    m = scenario.map
+    names: set[str] = set()
+    for i, w in enumerate(m.walls):
+        p = f"$.map.walls[{i}]"
+        if w.name in names:
+            fail(f"{p}.name", f"duplicate wall name {w.name!r}")
+        names.add(w.name)
+        if w.height not in ("full", "low"):
+            fail(f"{p}.height", f"expected full or low, got {w.height!r}")
+        if w.w < 1 or w.h < 1:
+            fail(f"{p}.w" if w.w < 1 else f"{p}.h", f"expected a wall at least 1 x 1, got {w.w} x {w.h}")
+        if not (w.x >= 0 and w.y >= 0 and w.x + w.w <= m.width and w.y + w.h <= m.height):
+            fail(
+                p,
+                f"wall {w.name!r} ({w.x}, {w.y}, {w.w} x {w.h}) is not inside the {m.width} x {m.height} map",
+            )
+    for j, ex in enumerate(m.exits):
+        wall = next((w for w in m.walls if w.contains(ex.x, ex.y)), None)
+        if wall is not None:
+            fail(f"$.map.exits[{j}]", f"exit {ex.name!r} is on the wall {wall.name!r}")

@@ -111,13 +111,20 @@ def _melee_weapon(enc: Encounter, actor: str) -> str | None:
     return None
 
 
-def _pick_target(me: ActorState, foes: list[ActorState], reach: int | None) -> ActorState | None:
-    """The most wounded of ``foes`` within ``reach`` metres (None: any distance), then the nearest, then by id."""
-    if reach is not None:
-        foes = [f for f in foes if actor_distance(me, f) <= reach]
-    if len(foes) <= 1:  # a duel: nothing to rank
-        return foes[0] if foes else None
-    return min(foes, key=lambda f: (-worst_level(f), actor_distance(me, f), f.id))
+def _pick_target(enc: Encounter, me: ActorState, reach: int | None) -> ActorState | None:
+    """The most wounded enemy able to act within ``reach`` metres (None: any distance), then the nearest, then by id.
+
+    Asked of the crowd index (fracas.core.battlefield): the worst wound level held by
+    any enemy first, the nearest of that level, the lowest id of those as near; the
+    same choice as ranking every enemy by (-worst level, distance, id).
+    """
+    crowd = enc.crowd
+    sides = crowd.other_sides(me.side)
+    for grade in crowd.grades(sides):
+        found = crowd.nearest(me.x, me.y, sides, grades=(grade,), within=reach)
+        if found is not None:
+            return enc.state.actors[found[1][0]]
+    return None
 
 
 def aggressive(enc: Encounter, actor: str) -> Plan:
@@ -126,9 +133,8 @@ def aggressive(enc: Encounter, actor: str) -> Plan:
     weapon, need = _usable_ranged(enc, actor)
     if weapon is not None and need is not None:
         return Plan(kind=need, weapon=weapon.name)
-    foes = enemies(enc, actor)
     if weapon is not None:
-        target = _pick_target(a, foes, weapon.bands.extreme)
+        target = _pick_target(enc, a, weapon.bands.extreme)
         if target is not None:
             d = actor_distance(a, target)
             # Close in after shooting, but no nearer than 2 m: each straight step is one metre
@@ -136,7 +142,7 @@ def aggressive(enc: Encounter, actor: str) -> Plan:
             closer = path_toward(here, pos(target), min(free_move(enc, actor), d - 2)) if d > 2 else []
             surpass = 1 if d > weapon.bands.short and worst_level(a) < 1 else 0
             return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
-    target = _pick_target(a, foes, None)
+    target = _pick_target(enc, a, None)
     if target is None:
         return Plan(kind="hold")
     d = distance(here, pos(target))
@@ -181,15 +187,16 @@ def _flee_or_surrender(enc: Encounter, actor: str) -> Plan:
 def cautious(enc: Encounter, actor: str) -> Plan:
     a = enc.state.actors[actor]
     here = pos(a)
-    foes, friends = enemies(enc, actor), allies(enc, actor)
-    if worst_level(a) >= 1 or len(foes) >= 2 * max(1, len(friends)):
+    crowd = enc.crowd
+    foes = sum(crowd.able_count(side) for side in crowd.other_sides(a.side))
+    if worst_level(a) >= 1 or foes >= 2 * max(1, crowd.able_count(a.side)):
         return _flee_or_surrender(enc, actor)
     weapon, need = _usable_ranged(enc, actor)
     if weapon is None:
         return aggressive(enc, actor)
     if need is not None:
         return Plan(kind=need, weapon=weapon.name)
-    target = _pick_target(a, foes, weapon.bands.extreme)
+    target = _pick_target(enc, a, weapon.bands.extreme)
     in_cover = cover_at(enc, here) is not None
     spot = None if in_cover else _nearest_cover(enc, here)
     if spot is not None:

@@ -71,25 +71,31 @@ def near(enc: Encounter, actor: str, metres: int) -> list[ActorState]:
     ]
 
 
-def _foes_by_threat(enc: Encounter, actor: str) -> list[tuple[int, int, str, ActorState]]:
-    """Every foe able to act as (distance, wound order, id, foe), in threat order.
+def _threat_key(enc: Encounter, d: int, fid: str) -> tuple[int, int, str]:
+    """A foe's place in threat order: nearest first; among humans the most wounded first; then by id."""
+    f = enc.state.actors[fid]
+    return d, 0 if traits_table(enc)[fid].undead else -worst_level(f), fid
 
-    Nearest first; among humans the most wounded first; then by id (ids are
-    unique, so the sort never compares two ActorStates). One pass over the
-    actors serves the whole decision: the nearest foes are its first entries.
-    """
+
+def _threats_within(enc: Encounter, actor: str, metres: int) -> list[ActorState]:
+    """Every foe able to act within ``metres``, in threat order (asked of the crowd index, not of every actor)."""
+    me = enc.state.actors[actor]
+    crowd = enc.crowd
+    found = crowd.within(me.x, me.y, crowd.other_sides(me.side), metres)
     actors = enc.state.actors
-    me = actors[actor]
-    x, y = me.x, me.y
-    table = traits_table(enc)
-    ranked = []
-    for fid in opponents(enc, me.side):
-        f = actors.get(fid)
-        if f is not None and DISABLING.isdisjoint(f.conditions):
-            wounds = 0 if table[fid].undead else -worst_level(f)
-            ranked.append((max(f.x - x, x - f.x, f.y - y, y - f.y), wounds, fid, f))
-    ranked.sort()
-    return ranked
+    return [actors[fid] for _, _, fid in sorted(_threat_key(enc, d, fid) for d, fid in found)]
+
+
+def _first_threat(enc: Encounter, actor: str) -> tuple[int, ActorState] | None:
+    """The first foe able to act in threat order, and its distance (None: no foe left)."""
+    me = enc.state.actors[actor]
+    crowd = enc.crowd
+    found = crowd.nearest(me.x, me.y, crowd.other_sides(me.side))
+    if found is None:
+        return None
+    d, ids = found
+    first = min(_threat_key(enc, d, fid) for fid in ids)[2]
+    return d, enc.state.actors[first]
 
 
 def _firearm(enc: Encounter, actor: str) -> tuple[Weapon | None, str | None]:
@@ -189,19 +195,21 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
         return Plan(kind="escape", targets=[actor_at(enc, a.conditions["grabbed"])], stakes=2)
     if "prone" in a.conditions:
         return Plan(kind="stand")
-    ranked = _foes_by_threat(enc, actor)
-    if not ranked:
+    first = _first_threat(enc, actor)
+    if first is None:
         return Plan(kind="hold")
-    adjacent = sum(1 for d, _, _, _ in ranked if d <= 1)  # len(near(enc, actor, 1))
+    nearest, target = first
+    crowd = enc.crowd
+    # foes at arm's reach (len(near(enc, actor, 1)))
+    adjacent = len(crowd.within(a.x, a.y, crowd.other_sides(a.side), 1)) if nearest <= 1 else 0
     weapon, need = _firearm(enc, actor)
     if weapon is not None and need == "reload" and not adjacent:
         return Plan(kind="reload", weapon=weapon.name)
     if weapon is not None and need is None:
         short, _, long = ranges_of(weapon)
-        in_range = [f for d, _, _, f in ranked if d <= long]
-        if in_range:
-            target = in_range[0]
-            nearest = ranked[0][0]  # the target's distance: when any foe is in range, the nearest is
+        if nearest <= long:
+            # the foes in range in threat order: the mode looks at the first and at those within short range
+            in_range = _threats_within(enc, actor, short) if nearest <= short else [target]
             mode, targets = choose_mode(enc, actor, weapon, in_range)
             called = _called(enc, actor, weapon, target)
             if (
@@ -222,7 +230,6 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
                 stakes=_stakes(enc, actor, target, adjacent),
             )
         if advance:
-            target = ranked[0][3]
             return Plan(
                 kind="move",
                 targets=[target.id],
@@ -232,9 +239,8 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
             )
         return Plan(kind="hold")
     # hand to hand: a melee weapon or fists
-    target = ranked[0][3]
     melee = _close_weapon(enc, actor)
-    if ranked[0][0] <= 1:
+    if nearest <= 1:
         if traits(enc, target.id).undead and melee is None and adjacent == 1:
             return Plan(kind="manoeuvre", manoeuvre="push", targets=[target.id], stakes=1)
         return Plan(
@@ -272,8 +278,18 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         h = enc.state.actors[held]
         if alive(h) and distance(here, pos(h)) <= 1:
             return Plan(kind="bite", targets=[held])
-    # the nearest living foe, those still able to act first (then by id): one pass over the opponents
+    # the nearest living foe, those still able to act first (then by id): the crowd index knows the able ones
     actors, x, y = enc.state.actors, a.x, a.y
+    crowd = enc.crowd
+    found = crowd.nearest(x, y, crowd.other_sides(a.side))
+    if found is not None:
+        d, ids = found
+        target = actors[ids[0]]
+        if d <= 1:
+            return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
+        path = path_toward(here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
+        return Plan(kind="move", targets=[target.id], path=path)
+    # none able to act: the nearest of the living that cannot (one pass over the opponents)
     best: tuple[bool, int, str] | None = None
     target = a
     for fid in opponents(enc, a.side):
@@ -316,19 +332,13 @@ def wants_active_defence(enc: Encounter, defender: str, attacker: str) -> bool:
     t = traits(enc, defender)
     if t.undead or t.policy in ("zombie", "scripted"):
         return False
-    # one pass: foes at arm's reach, foes and friends able to act (the defender among its friends)
+    # foes at arm's reach, foes and friends able to act (the defender among its friends): the crowd's counts
     me = enc.state.actors[defender]
-    x, y, side = me.x, me.y, me.side
-    adjacent = able_foes = able_friends = 0
-    for f in enc.state.actors.values():
-        if not DISABLING.isdisjoint(f.conditions):
-            continue
-        if f.side == side:
-            able_friends += 1
-        else:
-            able_foes += 1
-            if max(f.x - x, x - f.x, f.y - y, y - f.y) <= 1:
-                adjacent += 1
+    crowd = enc.crowd
+    others = crowd.other_sides(me.side)
+    adjacent = len(crowd.within(me.x, me.y, others, 1))
+    able_foes = sum(crowd.able_count(side) for side in others)
+    able_friends = crowd.able_count(me.side)
     if adjacent >= 2:
         return True
     if t.policy == "cautious":
@@ -347,16 +357,10 @@ def wants_extra_action(enc: Encounter, actor: str) -> int:
         return 0
     if t.codes["firearms"].dice < 4:
         return 0
-    # three foes within short range (len(near(...)) >= 3), counted over the opponents only
-    short, x, y = ranges_of(weapon)[0], a.x, a.y
-    close = 0
-    for fid in opponents(enc, a.side):
-        f = enc.state.actors.get(fid)
-        if f is not None and max(f.x - x, x - f.x, f.y - y, y - f.y) <= short and DISABLING.isdisjoint(f.conditions):
-            close += 1
-            if close >= 3:
-                return 1
-    return 0
+    # three foes within short range (len(near(...)) >= 3), asked of the crowd index
+    crowd = enc.crowd
+    close = crowd.within(a.x, a.y, crowd.other_sides(a.side), ranges_of(weapon)[0])
+    return 1 if len(close) >= 3 else 0
 
 
 POLICIES: dict[str, Policy] = {

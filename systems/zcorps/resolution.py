@@ -14,8 +14,7 @@ into the scenario's actor list): ``active_defence`` / ``partial_defence``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -23,6 +22,7 @@ from typing import Any
 
 import msgspec
 from fracas.core import events as E
+from fracas.core.battlefield import Occupied
 from fracas.core.encounter import Encounter, tie_broken_order
 from fracas.core.scenario import CoverZone
 from fracas.core.state import ActorState
@@ -272,7 +272,7 @@ def pos(a: ActorState) -> Cell:
 
 
 def path_toward(
-    start: Cell, goal: Cell, metres: int, stop: int = 0, blocked: AbstractSet[Cell] = frozenset()
+    start: Cell, goal: Cell, metres: int, stop: int = 0, blocked: Container[Cell] = frozenset()
 ) -> list[Cell]:
     """Up to ``metres`` one-metre steps from ``start`` toward ``goal``, stopping ``stop`` metres short.
 
@@ -307,19 +307,14 @@ def path_toward(
     return out
 
 
-def occupied(enc: Encounter, mover: str) -> set[Cell]:
-    """Cells where another actor stands (the dead lie where they fell and block too)."""
-    return {(a.x, a.y) for a in enc.state.actors.values() if a.id != mover}
+def occupied(enc: Encounter, mover: str) -> Occupied:
+    """Cells where another actor stands (the dead lie where they fell and block too): a view of the crowd index."""
+    return enc.crowd.blocked_for(mover)
 
 
 def is_occupied(enc: Encounter, mover: str, cell: Cell) -> bool:
-    """Whether another actor stands on ``cell`` (:func:`occupied` for one cell, without building the set)."""
-    x, y = cell
-    # a plain loop, not any() over a generator: this runs for every metre moved, over every actor
-    for a in enc.state.actors.values():  # noqa: SIM110
-        if a.x == x and a.y == y and a.id != mover:
-            return True
-    return False
+    """Whether another actor stands on ``cell``."""
+    return enc.crowd.is_occupied(cell, mover)
 
 
 def cover_at(enc: Encounter, cell: Cell) -> CoverZone | None:

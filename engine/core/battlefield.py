@@ -1,0 +1,666 @@
+"""The battlefield: walls, line of sight, cover along a line, paths, and a spatial index of the actors.
+
+Every rule system and every policy asks this module the same questions, so that
+they get the same answers (docs/rules-notes.md, "Battlefield geometry"):
+
+- **Cells and metres.** The map is a grid of one-metre cells; a step goes to
+  one of the eight neighbouring cells and costs one metre, so the straight-line
+  distance between two cells is ``max(|dx|, |dy|)`` metres (:func:`distance`).
+  Range stays that straight-line distance, whatever a wall makes a walker do.
+- **Walls** (``[map] walls``) are rectangles of cells. Nobody stands on or
+  steps onto a wall cell. A ``full`` wall blocks sight; a ``low`` wall
+  (a barricade, crates, a counter) does not, but gives cover to whoever is
+  behind it.
+- **The line** between two cells is the segment joining their centres. It
+  crosses the cells whose inside it passes through (:meth:`Battlefield.line`);
+  where it passes exactly through a corner of four cells, it slips between
+  the two cells beside the corner, and is stopped there only when both of
+  them stop it. The segment from Ann to Bob is the segment from Bob to Ann,
+  so what Ann sees of Bob is what Bob sees of Ann (symmetric by construction;
+  the walk is also computed from the lower cell to the higher one and
+  reversed, so even its order of corners is the same both ways).
+- **Line of sight** (:meth:`Battlefield.sees`): no ``full`` wall cell on the
+  line between the two cells.
+- **Cover from geometry** (:meth:`Battlefield.cover_between`): the best of
+  the cover zones holding the target's cell, and of the low walls and cover
+  zones the line crosses on its way, except those within one metre of the
+  shooter (a shooter fires over its own barricade) and zones holding the
+  shooter's own cell. A target in front of a low wall gets nothing from it;
+  a target behind it does.
+- **Paths** (:meth:`Battlefield.path_toward`): each step goes to a
+  neighbouring free cell one metre nearer the goal *by the shortest walk
+  around the walls*; among such cells the first in a fixed order of
+  preference (straight toward the goal first, then the axis steps, then the
+  side steps, then any other neighbour, see :data:`STEP_ORDER`). On a map
+  with no wall this is exactly the straight-line walk the systems used
+  before walls existed. A diagonal step between two wall cells that touch at
+  a corner is not allowed (nor is sight through that corner).
+- **The crowd** (:class:`Crowd`): the actors able to act, in buckets of
+  ``BUCKET`` x ``BUCKET`` cells by side and grade (the worst wound level), and
+  who stands on each cell; an encounter keeps it up to date from the events it
+  emits, so a policy finds the nearest foe without looking at every actor.
+
+No set iteration order reaches a result: every query sorts or ranks by
+explicit keys (distance, then id), so logs stay byte-identical across Python
+versions.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from fracas.core import events as E
+
+if TYPE_CHECKING:
+    from fracas.core.state import ActorState, State
+
+Cell = tuple[int, int]
+
+FULL = "full"
+LOW = "low"
+WALL_HEIGHTS = (FULL, LOW)
+
+#: Bucket size of the crowd index, in cells.
+BUCKET = 8
+
+
+def distance(a: Cell, b: Cell) -> int:
+    """Metres between two cells in a straight line: a diagonal step counts one metre."""
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    return max(dx, -dx, dy, -dy)
+
+
+def step_order(x: int, y: int, gx: int, gy: int) -> tuple[Cell, ...]:
+    """The neighbours of ``(x, y)`` in order of preference for a step toward ``(gx, gy)``.
+
+    Straight toward the goal, then along each axis, then the side steps (the
+    order Z-Corps used before walls), then the other neighbours, east, west,
+    south, north, then the four diagonals.
+    """
+    sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
+    return (
+        (x + sx, y + sy),
+        (x + sx, y),
+        (x, y + sy),
+        (x + sx, y + 1),
+        (x + sx, y - 1),
+        (x + 1, y + sy),
+        (x - 1, y + sy),
+        (x + 1, y),
+        (x - 1, y),
+        (x, y + 1),
+        (x, y - 1),
+        (x + 1, y + 1),
+        (x - 1, y + 1),
+        (x + 1, y - 1),
+        (x - 1, y - 1),
+    )
+
+
+#: The documented order of preference of steps (see :func:`step_order`).
+STEP_ORDER = step_order
+
+
+class Cover:
+    """The cover a target gets: what gives it (a zone or a wall), its level, and why."""
+
+    __slots__ = ("cell", "kind", "level", "light", "name", "why")
+
+    def __init__(self, name: str, level: str, kind: str, cell: Cell, why: str, light: str | None = None) -> None:
+        self.name = name
+        self.level = level
+        self.kind = kind  # "zone" or "wall"
+        self.cell = cell
+        self.why = why
+        self.light = light
+
+    def __repr__(self) -> str:
+        return f"Cover({self.name!r}, {self.level!r}, {self.kind}, {self.cell}, {self.why!r})"
+
+
+class Battlefield:
+    """The static geometry of one map: walls, sight, cover along lines, shortest walks."""
+
+    def __init__(self, map_spec: Any) -> None:
+        self.width: int = map_spec.width
+        self.height: int = map_spec.height
+        self.walls: list[Any] = list(getattr(map_spec, "walls", []) or [])
+        self.zones: list[Any] = list(map_spec.cover)
+        #: every wall cell and the wall it belongs to (the first wall listed, where two overlap)
+        self.wall_at: dict[Cell, Any] = {}
+        for w in self.walls:
+            for cx in range(max(w.x, 0), min(w.x + w.w, self.width)):
+                for cy in range(max(w.y, 0), min(w.y + w.h, self.height)):
+                    self.wall_at.setdefault((cx, cy), w)
+        #: cells that block sight (full walls)
+        self.opaque: frozenset[Cell] = frozenset(c for c, w in self.wall_at.items() if w.height == FULL)
+        #: True when the map has no wall: every question has its open-ground answer
+        self.open = not self.wall_at
+        self._fields: dict[Cell, list[int]] = {}
+
+    # ------------------------------------------------------------ cells
+
+    def inside(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
+
+    def walkable(self, cell: Cell) -> bool:
+        """On the map and not a wall cell."""
+        return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height and cell not in self.wall_at
+
+    def can_step(self, a: Cell, b: Cell) -> bool:
+        """Whether one step from ``a`` to the neighbouring ``b`` is allowed (no squeeze between two wall corners)."""
+        if not self.walkable(b):
+            return False
+        if a[0] != b[0] and a[1] != b[1]:
+            walls = self.wall_at
+            return not ((b[0], a[1]) in walls and (a[0], b[1]) in walls)
+        return True
+
+    # ------------------------------------------------------------ the line
+
+    def line(self, a: Cell, b: Cell) -> list[Cell | tuple[Cell, Cell]]:
+        """The cells the segment from ``a``'s centre to ``b``'s crosses, in order, ``a`` and ``b`` excluded.
+
+        Where the segment passes exactly through a corner, the entry is the pair of
+        cells beside that corner (it crosses neither's inside). Walked from the lower
+        of the two cells and reversed if needed: ``line(a, b) == line(b, a)[::-1]``.
+        """
+        if b < a:
+            return self.line(b, a)[::-1]
+        x0, y0 = a
+        x1, y1 = b
+        sx, sy = (x1 > x0) - (x1 < x0), (y1 > y0) - (y1 < y0)
+        nx, ny = abs(x1 - x0), abs(y1 - y0)
+        ix = iy = 0
+        x, y = x0, y0
+        out: list[Cell | tuple[Cell, Cell]] = []
+        while ix < nx or iy < ny:
+            # compare where the segment leaves the cell: through a vertical side, a horizontal one, or the corner
+            decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
+            if decision == 0:
+                out.append(((x + sx, y), (x, y + sy)))
+                x += sx
+                y += sy
+                ix += 1
+                iy += 1
+            elif decision < 0:
+                x += sx
+                ix += 1
+            else:
+                y += sy
+                iy += 1
+            if (x, y) != (x1, y1):
+                out.append((x, y))
+        return out
+
+    def sees(self, a: Cell, b: Cell) -> bool:
+        """Line of sight: no full wall on the line between ``a`` and ``b`` (symmetric)."""
+        opaque = self.opaque
+        if not opaque or a == b:
+            return True
+        for item in self.line(a, b):
+            if isinstance(item[0], tuple):
+                left, right = item  # type: ignore[misc]
+                if left in opaque and right in opaque:
+                    return False
+            elif item in opaque:
+                return False
+        return True
+
+    def cover_between(
+        self, shooter: Cell, target: Cell, rank: Callable[[str], int], *, zone_rank: Callable[[Any], int] | None = None
+    ) -> Cover | None:
+        """The best cover ``target`` gets against ``shooter``, ranked by the system's ``rank(level)``.
+
+        Candidates: the cover zones holding the target's cell; the low walls and
+        cover zones the line crosses, except within one metre of the shooter
+        and zones holding the shooter. A corner passage counts a cover only when
+        both cells beside it give one (the lesser of the two). Of equal ranks the
+        first found wins: the target's own zones (in the map's order), then the
+        line from the target back toward the shooter.
+        """
+        best: Cover | None = None
+        best_rank = 0
+        tx, ty = target
+        for z in self.zones:
+            if z.x <= tx < z.x + z.w and z.y <= ty < z.y + z.h:
+                r = rank(z.level)
+                if best is None or r > best_rank:
+                    best, best_rank = Cover(z.name, z.level, "zone", target, "the target stands in it", z.light), r
+        if self.open and not self.zones:
+            return best
+        sx, sy = shooter
+        shooter_zones = [z for z in self.zones if z.x <= sx < z.x + z.w and z.y <= sy < z.y + z.h]
+
+        def cell_cover(c: Cell) -> tuple[int, Any, str] | None:
+            if distance(c, shooter) <= 1:
+                return None
+            w = self.wall_at.get(c)
+            if w is not None:
+                if w.height == LOW:
+                    return rank(w.cover), w, "wall"
+                return None
+            found: tuple[int, Any, str] | None = None
+            cx, cy = c
+            for z in self.zones:
+                if z.x <= cx < z.x + z.w and z.y <= cy < z.y + z.h and z not in shooter_zones:
+                    r = rank(z.level)
+                    if found is None or r > found[0]:
+                        found = (r, z, "zone")
+            return found
+
+        for item in reversed(self.line(shooter, target)):
+            if isinstance(item[0], tuple):
+                left, right = item  # type: ignore[misc]
+                one, two = cell_cover(left), cell_cover(right)
+                if one is None or two is None:
+                    continue
+                got, cell = (one, left) if one[0] <= two[0] else (two, right)
+            else:
+                got = cell_cover(item)  # type: ignore[arg-type]
+                cell = item  # type: ignore[assignment]
+                if got is None:
+                    continue
+            r, thing, kind = got
+            if best is None or r > best_rank:
+                level = thing.cover if kind == "wall" else thing.level
+                why = f"the line of fire crosses it at {list(cell)}"
+                best, best_rank = Cover(thing.name, level, kind, cell, why), r
+        return best
+
+    # ------------------------------------------------------------ paths
+
+    def walk_distances(self, goal: Cell) -> list[int]:
+        """Metres from every cell to ``goal`` walking around the walls (-1: no way), cells by ``y * width + x``.
+
+        A breadth-first search from the goal; kept per goal (the walls never move).
+        """
+        field = self._fields.get(goal)
+        if field is not None:
+            return field
+        if len(self._fields) >= 4096:
+            self._fields.clear()
+        w, h = self.width, self.height
+        field = [-1] * (w * h)
+        gx, gy = goal
+        field[gy * w + gx] = 0
+        queue = deque([goal])
+        can_step = self.can_step
+        while queue:
+            cx, cy = queue.popleft()
+            d = field[cy * w + cx] + 1
+            for nx in (cx - 1, cx, cx + 1):
+                if nx < 0 or nx >= w:
+                    continue
+                for ny in (cy - 1, cy, cy + 1):
+                    if ny < 0 or ny >= h or field[ny * w + nx] >= 0:
+                        continue
+                    if can_step((cx, cy), (nx, ny)):
+                        field[ny * w + nx] = d
+                        queue.append((nx, ny))
+        self._fields[goal] = field
+        return field
+
+    def walk_distance(self, a: Cell, b: Cell) -> int | None:
+        """Metres of the shortest walk from ``a`` to ``b`` around the walls (None: no way there)."""
+        if self.open:
+            return distance(a, b)
+        d = self.walk_distances(b)[a[1] * self.width + a[0]]
+        return None if d < 0 else d
+
+    def path_toward(
+        self,
+        start: Cell,
+        goal: Cell,
+        metres: int,
+        *,
+        stop: int = 0,
+        blocked: Any = frozenset(),
+    ) -> list[Cell]:
+        """Up to ``metres`` steps from ``start`` toward ``goal``, ending ``stop`` metres short of it in sight.
+
+        Each step goes to the first cell of :func:`step_order` that is free (not a
+        wall, not in ``blocked``) and one metre nearer the goal by the shortest walk;
+        the path ends when no such step exists. ``stop``: the walk ends once the goal
+        is within ``stop`` metres in a straight line and in sight. On an open map
+        this is the straight-line walk (nearer in a straight line).
+        """
+        x, y = start
+        gx, gy = goal
+        out: list[Cell] = []
+        if self.open:
+            for _ in range(metres):
+                d = max(x - gx, gx - x, y - gy, gy - y)
+                if d <= stop:
+                    break
+                for step in step_order(x, y, gx, gy)[:7]:
+                    cx, cy = step
+                    if (cx != x or cy != y) and step not in blocked and max(cx - gx, gx - cx, cy - gy, gy - cy) < d:
+                        break
+                else:
+                    break
+                x, y = cx, cy
+                out.append(step)
+            return out
+        field = self.walk_distances(goal)
+        w = self.width
+        for _ in range(metres):
+            if max(x - gx, gx - x, y - gy, gy - y) <= stop and self.sees((x, y), goal):
+                break
+            d = field[y * w + x]
+            if d <= 0:
+                break  # at the goal, or no way there
+            for step in step_order(x, y, gx, gy):
+                cx, cy = step
+                if (
+                    0 <= cx < w
+                    and 0 <= cy < self.height
+                    and field[cy * w + cx] == d - 1
+                    and step not in blocked
+                    and self.can_step((x, y), step)
+                ):
+                    break
+            else:
+                break
+            x, y = cx, cy
+            out.append(step)
+        return out
+
+
+def battlefield_of(map_spec: Any) -> Battlefield:
+    return Battlefield(map_spec)
+
+
+# ---------------------------------------------------------------- the crowd
+
+
+def grade_of(a: ActorState) -> int:
+    """An actor's worst wound level over its monitors (-1: unhurt): the grade the crowd buckets by."""
+    worst = -1
+    for m in a.monitors.values():
+        marked = m.marked
+        if any(marked):
+            level = len(marked) - 1
+            while level > worst and not marked[level]:
+                level -= 1
+            worst = level
+    return worst
+
+
+_DISABLING_EVENTS = (E.ConditionSet, E.ConditionCleared, E.ActorFled, E.ActorSurrendered, E.ActorDied)
+_WOUND_EVENTS = (E.WoundMarked, E.WoundHealed, E.WoundWorsened)
+#: The events the crowd follows (every other event leaves it as it is).
+CROWD_EVENTS = frozenset((E.ActorEntered, E.Moved, *_DISABLING_EVENTS, *_WOUND_EVENTS))
+
+
+class Crowd:
+    """Where the actors are: the able ones in buckets by side and grade, everyone by cell.
+
+    Kept up to date by :meth:`observe` from the events of one encounter (after the
+    state has folded them). Queries look at the buckets near a cell only.
+    """
+
+    def __init__(self, state: State, width: int, height: int, bucket: int = BUCKET) -> None:
+        self.state = state
+        self.bucket = bucket
+        #: how many buckets across and down the map (actors never leave it)
+        self.buckets_x = (max(width, 1) - 1) // bucket + 1
+        self.buckets_y = (max(height, 1) - 1) // bucket + 1
+        #: side -> grade -> bucket -> ids (insertion-ordered dicts; results are sorted by id anyway)
+        self.groups: dict[str, dict[int, dict[Cell, dict[str, None]]]] = {}
+        #: side -> grade -> how many able actors
+        self.counts: dict[str, dict[int, int]] = {}
+        #: actor -> (side, grade, bucket) while able
+        self.placed: dict[str, tuple[str, int, Cell]] = {}
+        #: cell -> ids of the actors on it (the dead and the gone included: they lie where they fell)
+        self.cells: dict[Cell, list[str]] = {}
+        self.cell_of: dict[str, Cell] = {}
+
+    # ------------------------------------------------------------ upkeep
+
+    def observe(self, ev: Any) -> None:
+        actor = ev.actor
+        a = self.state.actors[actor]
+        if type(ev) is E.Moved or type(ev) is E.ActorEntered:
+            old = self.cell_of.get(actor)
+            new = (a.x, a.y)
+            if old != new:
+                if old is not None:
+                    here = self.cells[old]
+                    here.remove(actor)
+                    if not here:
+                        del self.cells[old]
+                self.cells.setdefault(new, []).append(actor)
+                self.cell_of[actor] = new
+        self._place(a)
+
+    def _place(self, a: ActorState) -> None:
+        from fracas.core.state import DISABLING
+
+        aid = a.id
+        old = self.placed.get(aid)
+        if DISABLING.isdisjoint(a.conditions):
+            b = self.bucket
+            new: tuple[str, int, Cell] | None = (a.side, grade_of(a), (a.x // b, a.y // b))
+        else:
+            new = None
+        if old == new:
+            return
+        if old is not None:
+            side, grade, key = old
+            grades = self.groups[side][grade]
+            members = grades[key]
+            del members[aid]
+            if not members:
+                del grades[key]
+            self.counts[side][grade] -= 1
+            del self.placed[aid]
+        if new is not None:
+            side, grade, key = new
+            self.groups.setdefault(side, {}).setdefault(grade, {}).setdefault(key, {})[aid] = None
+            counts = self.counts.setdefault(side, {})
+            counts[grade] = counts.get(grade, 0) + 1
+            self.placed[aid] = new
+
+    # ------------------------------------------------------------ queries
+
+    def occupants(self, cell: Cell) -> list[str]:
+        """Who stands on ``cell`` (the dead included)."""
+        return self.cells.get(cell, [])
+
+    def is_occupied(self, cell: Cell, other_than: str) -> bool:
+        """Whether an actor other than ``other_than`` stands on ``cell``."""
+        ids = self.cells.get(cell)
+        if not ids:
+            return False
+        return len(ids) > 1 or ids[0] != other_than
+
+    def blocked_for(self, mover: str) -> Occupied:
+        """The cells ``mover`` cannot step onto because someone stands there (a set-like view)."""
+        return Occupied(self, mover)
+
+    def several_sides_able(self) -> bool:
+        """Whether actors of two sides or more can still act (State.several_sides_able, without a scan)."""
+        sides = 0
+        for grades in self.counts.values():
+            if any(grades.values()):
+                sides += 1
+                if sides > 1:
+                    return True
+        return False
+
+    def able_count(self, side: str) -> int:
+        return sum(self.counts.get(side, {}).values())
+
+    def grades(self, sides: Iterable[str]) -> list[int]:
+        """The grades held by able actors of ``sides``, worst first."""
+        found: set[int] = set()
+        for side in sides:
+            for grade, n in self.counts.get(side, {}).items():
+                if n:
+                    found.add(grade)
+        return sorted(found, reverse=True)
+
+    def other_sides(self, side: str) -> list[str]:
+        return sorted(s for s in self.counts if s != side)
+
+    def _buckets(self, sides: Iterable[str], grades: Iterable[int] | None) -> list[dict[Cell, dict[str, None]]]:
+        out = []
+        for side in sides:
+            by_grade = self.groups.get(side)
+            if not by_grade:
+                continue
+            if grades is None:
+                out.extend(by_grade.values())
+            else:
+                for g in grades:
+                    if g in by_grade:
+                        out.append(by_grade[g])
+        return out
+
+    def _rings(self, x: int, y: int) -> Iterator[tuple[int, list[Cell]]]:
+        """Bucket rings around ``(x, y)``, nearest first: (the least metres to any of their cells, their keys)."""
+        b = self.bucket
+        bx, by = x // b, y // b
+        limit = max(bx, by, self.buckets_x - bx, self.buckets_y - by)
+        yield 0, [(bx, by)]
+        wide, high = self.buckets_x, self.buckets_y
+        for r in range(1, limit + 1):
+            xs = range(max(bx - r, 0), min(bx + r, wide - 1) + 1)
+            ys = range(max(by - r + 1, 0), min(by + r - 1, high - 1) + 1)
+            keys = []
+            if by - r >= 0:
+                keys += [(i, by - r) for i in xs]
+            if by + r < high:
+                keys += [(i, by + r) for i in xs]
+            if bx - r >= 0:
+                keys += [(bx - r, j) for j in ys]
+            if bx + r < wide:
+                keys += [(bx + r, j) for j in ys]
+            yield (r - 1) * b + 1, keys
+
+    def nearest(
+        self,
+        x: int,
+        y: int,
+        sides: Iterable[str],
+        *,
+        grades: Iterable[int] | None = None,
+        within: int | None = None,
+        accept: Callable[[str], bool] | None = None,
+    ) -> tuple[int, list[str]] | None:
+        """The least straight-line distance from ``(x, y)`` to an able actor of ``sides`` (of ``grades``),
+        and the ids at that distance, sorted; None when none is within ``within`` metres.
+
+        ``accept(id)``: an extra test a candidate must pass (in sight, say).
+        """
+        groups = self._buckets(sides, grades)
+        if not groups:
+            return None
+        actors = self.state.actors
+        best: int | None = None
+        ids: list[str] = []
+
+        def visit(key: Cell) -> None:
+            nonlocal best, ids
+            for group in groups:
+                members = group.get(key)
+                if not members:
+                    continue
+                for aid in members:
+                    a = actors[aid]
+                    d = max(a.x - x, x - a.x, a.y - y, y - a.y)
+                    if (within is not None and d > within) or (best is not None and d > best):
+                        continue
+                    if accept is not None and not accept(aid):
+                        continue
+                    if best is None or d < best:
+                        best, ids = d, [aid]
+                    else:
+                        ids.append(aid)
+
+        occupied = sum(len(group) for group in groups)
+        b = self.bucket
+        bx, by = x // b, y // b
+        for ring, (lower, keys) in enumerate(self._rings(x, y)):
+            if (best is not None and lower > best) or (within is not None and lower > within):
+                break
+            if len(keys) > occupied:
+                # the rings have grown wider than the occupied buckets: visit those, nearest first
+                rest: list[tuple[int, Cell]] = []
+                seen: set[Cell] = set()
+                for group in groups:
+                    for key in group:
+                        kx, ky = key
+                        if key not in seen and max(kx - bx, bx - kx, ky - by, by - ky) >= ring:  # not yet visited
+                            seen.add(key)
+                            gap_x = max(kx * b - x, 0, x - (kx * b + b - 1))
+                            gap_y = max(ky * b - y, 0, y - (ky * b + b - 1))
+                            rest.append((max(gap_x, gap_y), key))
+                rest.sort()
+                for gap, key in rest:
+                    if (best is not None and gap > best) or (within is not None and gap > within):
+                        break
+                    visit(key)
+                break
+            if ring == 0:
+                visit(keys[0])
+                continue
+            # the ring's buckets by their own least distance (the ring's lower bound is the nearest side's)
+            gaps = []
+            for key in keys:
+                kx, ky = key
+                gap = max(kx * b - x, x - (kx * b + b - 1), ky * b - y, y - (ky * b + b - 1))
+                if (best is None or gap <= best) and (within is None or gap <= within):
+                    gaps.append((gap, key))
+            gaps.sort()
+            for gap, key in gaps:
+                if best is not None and gap > best:
+                    break
+                visit(key)
+        if best is None:
+            return None
+        ids.sort()
+        return best, ids
+
+    def within(
+        self, x: int, y: int, sides: Iterable[str], metres: int, *, grades: Iterable[int] | None = None
+    ) -> list[tuple[int, str]]:
+        """Every able actor of ``sides`` within ``metres`` of ``(x, y)``: (distance, id), sorted."""
+        groups = self._buckets(sides, grades)
+        out: list[tuple[int, str]] = []
+        if not groups:
+            return out
+        actors = self.state.actors
+        b = self.bucket
+        for kx in range((x - metres) // b, (x + metres) // b + 1):
+            for ky in range((y - metres) // b, (y + metres) // b + 1):
+                for group in groups:
+                    members = group.get((kx, ky))
+                    if not members:
+                        continue
+                    for aid in members:
+                        a = actors[aid]
+                        d = max(a.x - x, x - a.x, a.y - y, y - a.y)
+                        if d <= metres:
+                            out.append((d, aid))
+        out.sort()
+        return out
+
+
+class Occupied:
+    """The cells a mover cannot step onto because another actor stands there (supports ``in``)."""
+
+    __slots__ = ("crowd", "mover")
+
+    def __init__(self, crowd: Crowd, mover: str) -> None:
+        self.crowd = crowd
+        self.mover = mover
+
+    def __contains__(self, cell: object) -> bool:
+        ids = self.crowd.cells.get(cell)  # type: ignore[arg-type]
+        if not ids:
+            return False
+        return len(ids) > 1 or ids[0] != self.mover

@@ -1,0 +1,227 @@
+"""The battlefield's geometry and crowd index against brute force (fracas.core.battlefield).
+
+- line of sight is symmetric on random maps, and the line is the same both ways;
+- walks are shortest (their length is the breadth-first distance), legal step by
+  step, deterministic, and on an open map the same as the straight-line walks the
+  systems used before walls;
+- the crowd index answers "nearest" and "within" exactly as a scan of every actor.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import msgspec
+from fracas.core import events as E
+from fracas.core.battlefield import Battlefield, Crowd, distance
+from fracas.core.scenario import MapSpec, WallSpec
+from fracas.core.state import DISABLING, State, apply
+from fracas.systems.point_zero.resolution import path_toward as pz_path_toward
+from fracas.systems.zcorps.resolution import path_toward as zc_path_toward
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+Cell = tuple[int, int]
+
+
+@st.composite
+def maps(draw: st.DrawFn, max_side: int = 14) -> MapSpec:
+    width = draw(st.integers(2, max_side))
+    height = draw(st.integers(2, max_side))
+    walls = []
+    for i in range(draw(st.integers(0, 6))):
+        x = draw(st.integers(0, width - 1))
+        y = draw(st.integers(0, height - 1))
+        w = draw(st.integers(1, width - x))
+        h = draw(st.integers(1, height - y))
+        walls.append(WallSpec(name=f"w{i}", x=x, y=y, w=w, h=h, height=draw(st.sampled_from(["full", "low"]))))
+    return MapSpec(width=width, height=height, walls=walls)
+
+
+def cells(m: MapSpec) -> st.SearchStrategy[Cell]:
+    return st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_sight_is_symmetric(data: st.DataObject) -> None:
+    m = data.draw(maps())
+    field = Battlefield(m)
+    a, b = data.draw(cells(m)), data.draw(cells(m))
+    assert field.sees(a, b) == field.sees(b, a)
+    assert field.line(a, b) == field.line(b, a)[::-1]
+
+
+def _crosses(a: Cell, b: Cell, cell: Cell) -> bool:
+    """Brute force with exact fractions: whether the segment between centres passes inside ``cell``."""
+    from fractions import Fraction
+
+    (x0, y0), (x1, y1) = a, b
+    lo_t, hi_t = Fraction(0), Fraction(1)
+    for p0, p1, c in ((x0, x1, cell[0]), (y0, y1, cell[1])):
+        # inside the open interval (c - 1/2, c + 1/2) around the cell's centre, along this axis
+        d = p1 - p0
+        lo, hi = Fraction(2 * c - 1, 2), Fraction(2 * c + 1, 2)
+        if d == 0:
+            if not lo < p0 < hi:
+                return False
+            continue
+        t1, t2 = (lo - p0) / d, (hi - p0) / d
+        lo_t, hi_t = max(lo_t, min(t1, t2)), min(hi_t, max(t1, t2))
+    return lo_t < hi_t
+
+
+@given(st.data())
+@settings(max_examples=200, deadline=None)
+def test_line_is_the_cells_the_segment_crosses(data: st.DataObject) -> None:
+    m = MapSpec(width=12, height=12)
+    field = Battlefield(m)
+    a, b = data.draw(cells(m)), data.draw(cells(m))
+    line = field.line(a, b)
+    crossed = {c for c in line if isinstance(c[0], int)}
+    expected = {(x, y) for x in range(12) for y in range(12) if (x, y) not in (a, b) and _crosses(a, b, (x, y))}
+    assert crossed == expected
+
+
+def _bfs(field: Battlefield, goal: Cell) -> dict[Cell, int]:
+    seen = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        c = queue.popleft()
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                n = (c[0] + dx, c[1] + dy)
+                if n not in seen and n != c and field.can_step(c, n):
+                    seen[n] = seen[c] + 1
+                    queue.append(n)
+    return seen
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_walks_are_shortest_legal_and_deterministic(data: st.DataObject) -> None:
+    m = data.draw(maps())
+    field = Battlefield(m)
+    free = [(x, y) for x in range(m.width) for y in range(m.height) if field.walkable((x, y))]
+    if len(free) < 2:
+        return
+    start = data.draw(st.sampled_from(free))
+    goal = data.draw(st.sampled_from(free))
+    path = field.path_toward(start, goal, 10**6)
+    reach = _bfs(field, goal)
+    if start not in reach:
+        assert path == []  # no way there: no step
+        return
+    assert len(path) == reach[start]  # shortest
+    here = start
+    for cell in path:  # legal, one metre at a time
+        assert distance(here, cell) == 1 and field.can_step(here, cell)
+        here = cell
+    assert here == goal or start == goal
+    assert field.path_toward(start, goal, 10**6) == path  # deterministic
+    assert Battlefield(m).path_toward(start, goal, 10**6) == path  # and owes nothing to a cache
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_open_map_walks_are_the_old_straight_walks(data: st.DataObject) -> None:
+    m = MapSpec(width=16, height=16)
+    field = Battlefield(m)
+    start, goal = data.draw(cells(m)), data.draw(cells(m))
+    metres = data.draw(st.integers(0, 20))
+    stop = data.draw(st.integers(0, 3))
+    blocked = frozenset(data.draw(st.lists(cells(m), max_size=20)))
+    assert field.path_toward(start, goal, metres, stop=stop, blocked=blocked) == zc_path_toward(
+        start, goal, metres, stop, blocked
+    )
+    assert field.path_toward(start, goal, metres) == pz_path_toward(start, goal, metres)
+
+
+# ------------------------------------------------------------ the crowd index
+
+
+def _entered(aid: str, side: str, x: int, y: int) -> E.ActorEntered:
+    return E.ActorEntered(
+        actor=aid,
+        name=aid,
+        side=side,
+        x=x,
+        y=y,
+        monitors=[E.MonitorSpec(name="m", levels=["a", "b", "c"], boxes=[3, 3, 3])],
+        ammo={},
+        spare={},
+        weapons=[],
+        policy="p",
+    )
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
+    width, height = data.draw(st.integers(1, 40)), data.draw(st.integers(1, 40))
+    state = State()
+    crowd = Crowd(state, width, height, bucket=data.draw(st.sampled_from([1, 3, 8])))
+    sides = ["a", "b", "c"]
+    n = data.draw(st.integers(0, 40))
+    for i in range(n):
+        ev = _entered(
+            f"x{i:02}",
+            data.draw(st.sampled_from(sides)),
+            data.draw(st.integers(0, width - 1)),
+            data.draw(st.integers(0, height - 1)),
+        )
+        apply(state, ev)
+        crowd.observe(ev)
+    ids = list(state.actors)
+    for _ in range(data.draw(st.integers(0, 30))):
+        if not ids:
+            break
+        aid = data.draw(st.sampled_from(ids))
+        kind = data.draw(st.sampled_from(["move", "down", "up", "wound"]))
+        ev: msgspec.Struct
+        if kind == "move":
+            ev = E.Moved(
+                actor=aid,
+                x=data.draw(st.integers(0, width - 1)),
+                y=data.draw(st.integers(0, height - 1)),
+                metres=1,
+                initiative=0,
+                rule="t",
+            )
+        elif kind == "down":
+            ev = E.ConditionSet(actor=aid, condition="unconscious", value=1, rule="t")
+        elif kind == "up":
+            ev = E.ConditionCleared(actor=aid, condition="unconscious", rule="t")
+        else:
+            ev = E.WoundMarked(
+                actor=aid,
+                monitor="m",
+                level=data.draw(st.integers(0, 2)),
+                level_name="x",
+                damage=1,
+                threshold=1,
+                rule="t",
+            )
+        apply(state, ev)
+        crowd.observe(ev)
+    x, y = data.draw(st.integers(0, width - 1)), data.draw(st.integers(0, height - 1))
+    wanted = data.draw(st.lists(st.sampled_from(sides), unique=True))
+    reach = data.draw(st.none() | st.integers(0, 50))
+    able = [a for a in state.actors.values() if a.side in wanted and DISABLING.isdisjoint(a.conditions)]
+    dist = {a.id: max(abs(a.x - x), abs(a.y - y)) for a in able}
+    inside = [a.id for a in able if reach is None or dist[a.id] <= reach]
+    got = crowd.nearest(x, y, wanted, within=reach)
+    if not inside:
+        assert got is None
+    else:
+        best = min(dist[i] for i in inside)
+        assert got == (best, sorted(i for i in inside if dist[i] == best))
+    metres = data.draw(st.integers(0, 20))
+    assert crowd.within(x, y, wanted, metres) == sorted((dist[a.id], a.id) for a in able if dist[a.id] <= metres)
+    for cell in {(a.x, a.y) for a in state.actors.values()} | {(x, y)}:
+        on = sorted(a.id for a in state.actors.values() if (a.x, a.y) == cell)
+        assert sorted(crowd.occupants(cell)) == on
+    for side in sides:
+        assert crowd.able_count(side) == sum(
+            1 for a in state.actors.values() if a.side == side and DISABLING.isdisjoint(a.conditions)
+        )
