@@ -160,12 +160,14 @@ class Battlefield:
 
     # ------------------------------------------------------------ the line
 
-    def line(self, a: Cell, b: Cell) -> list[Cell | tuple[Cell, Cell]]:
-        """The cells the segment from ``a``'s centre to ``b``'s crosses, in order, ``a`` and ``b`` excluded.
+    def line(self, a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
+        """What the segment from ``a``'s centre to ``b``'s crosses, in order, ``a`` and ``b`` excluded.
 
-        Where the segment passes exactly through a corner, the entry is the pair of
-        cells beside that corner (it crosses neither's inside). Walked from the lower
-        of the two cells and reversed if needed: ``line(a, b) == line(b, a)[::-1]``.
+        Each entry is a pair of cells: a cell whose inside the segment crosses is
+        given twice, ``(c, c)``; where the segment passes exactly through a corner,
+        the entry is the two cells beside that corner (it crosses neither's inside).
+        Whatever stops the line must stop it in both cells of an entry. Walked from
+        the lower of the two cells and reversed if needed: ``line(a, b) == line(b, a)[::-1]``.
         """
         if b < a:
             return self.line(b, a)[::-1]
@@ -175,7 +177,7 @@ class Battlefield:
         nx, ny = abs(x1 - x0), abs(y1 - y0)
         ix = iy = 0
         x, y = x0, y0
-        out: list[Cell | tuple[Cell, Cell]] = []
+        out: list[tuple[Cell, Cell]] = []
         while ix < nx or iy < ny:
             # compare where the segment leaves the cell: through a vertical side, a horizontal one, or the corner
             decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
@@ -192,7 +194,7 @@ class Battlefield:
                 y += sy
                 iy += 1
             if (x, y) != (x1, y1):
-                out.append((x, y))
+                out.append(((x, y), (x, y)))
         return out
 
     def sees(self, a: Cell, b: Cell) -> bool:
@@ -200,14 +202,7 @@ class Battlefield:
         opaque = self.opaque
         if not opaque or a == b:
             return True
-        for item in self.line(a, b):
-            if isinstance(item[0], tuple):
-                left, right = item  # type: ignore[misc]
-                if left in opaque and right in opaque:
-                    return False
-            elif item in opaque:
-                return False
-        return True
+        return not any(left in opaque and right in opaque for left, right in self.line(a, b))
 
     def cover_between(
         self, shooter: Cell, target: Cell, rank: Callable[[str], int], *, zone_rank: Callable[[Any], int] | None = None
@@ -251,18 +246,12 @@ class Battlefield:
                         found = (r, z, "zone")
             return found
 
-        for item in reversed(self.line(shooter, target)):
-            if isinstance(item[0], tuple):
-                left, right = item  # type: ignore[misc]
-                one, two = cell_cover(left), cell_cover(right)
-                if one is None or two is None:
-                    continue
-                got, cell = (one, left) if one[0] <= two[0] else (two, right)
-            else:
-                got = cell_cover(item)  # type: ignore[arg-type]
-                cell = item  # type: ignore[assignment]
-                if got is None:
-                    continue
+        for left, right in reversed(self.line(shooter, target)):
+            one = cell_cover(left)
+            two = one if right == left else cell_cover(right)
+            if one is None or two is None:
+                continue
+            got, cell = (one, left) if one[0] <= two[0] else (two, right)
             r, thing, kind = got
             if best is None or r > best_rank:
                 level = thing.cover if kind == "wall" else thing.level
@@ -507,7 +496,7 @@ class Crowd:
         return sorted(s for s in self.counts if s != side)
 
     def _buckets(self, sides: Iterable[str], grades: Iterable[int] | None) -> list[dict[Cell, dict[str, None]]]:
-        out = []
+        out: list[dict[Cell, dict[str, None]]] = []
         for side in sides:
             by_grade = self.groups.get(side)
             if not by_grade:
@@ -660,7 +649,7 @@ class Occupied:
         self.mover = mover
 
     def __contains__(self, cell: object) -> bool:
-        ids = self.crowd.cells.get(cell)  # type: ignore[arg-type]
+        ids = self.crowd.cells.get(cell)  # type: ignore[call-overload]
         if not ids:
             return False
         return len(ids) > 1 or ids[0] != self.mover

@@ -106,9 +106,9 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     for i, z in enumerate(m.cover):
         if z.level not in ("partial", "half", "heavy"):
             fail(f"$.map.cover[{i}].level", f"expected partial, half or heavy, got {z.level!r}")
-    for i, w in enumerate(m.walls):
-        if w.cover not in ("partial", "half", "heavy"):
-            fail(f"$.map.walls[{i}].cover", f"expected partial, half or heavy, got {w.cover!r}")
+    for i, wall in enumerate(m.walls):
+        if wall.cover not in ("partial", "half", "heavy"):
+            fail(f"$.map.walls[{i}].cover", f"expected partial, half or heavy, got {wall.cover!r}")
 
 
 def scenario_rules_armour(scenario: Scenario) -> dict[str, int]:

@@ -178,6 +178,6 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     for i, z in enumerate(m.cover):
         if z.level not in ("quarter", "half", "three_quarters"):
             fail(f"$.map.cover[{i}].level", f"expected quarter, half or three_quarters, got {z.level!r}")
-    for i, w in enumerate(m.walls):
-        if w.cover not in ("quarter", "half", "three_quarters"):
-            fail(f"$.map.walls[{i}].cover", f"expected quarter, half or three_quarters, got {w.cover!r}")
+    for i, wall in enumerate(m.walls):
+        if wall.cover not in ("quarter", "half", "three_quarters"):
+            fail(f"$.map.walls[{i}].cover", f"expected quarter, half or three_quarters, got {wall.cover!r}")

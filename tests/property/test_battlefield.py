@@ -78,7 +78,7 @@ def test_line_is_the_cells_the_segment_crosses(data: st.DataObject) -> None:
     field = Battlefield(m)
     a, b = data.draw(cells(m)), data.draw(cells(m))
     line = field.line(a, b)
-    crossed = {c for c in line if isinstance(c[0], int)}
+    crossed = {left for left, right in line if left == right}
     expected = {(x, y) for x in range(12) for y in range(12) if (x, y) not in (a, b) and _crosses(a, b, (x, y))}
     assert crossed == expected
 
