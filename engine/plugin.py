@@ -81,6 +81,7 @@ from fracas.core.system import (
     OddsProvider,
     Process,
     RuleSystem,
+    forget_plugins,
     policy_table,
     registered_policy_names,
 )
@@ -148,6 +149,7 @@ __all__ = [
     "WoundWorsened",
     "ask_human",
     "check_common",
+    "forget_plugins",
     "locate",
     "parse_duration",
     "policy_table",

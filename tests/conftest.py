@@ -90,7 +90,7 @@ def register_entry_points(folder: Path, dist: str, groups: dict[str, dict[str, s
 
     ``groups`` maps a group (``fracas.systems``, ``fracas.policies.point_zero``) to ``{name: "module:object"}``.
     Put ``folder`` on ``sys.path`` (or on ``PYTHONPATH`` for a subprocess) and call
-    :func:`fracas.core.system.forget_plugins` in-process; nothing is left behind outside ``folder``.
+    :func:`fracas.plugin.forget_plugins` in-process; nothing is left behind outside ``folder``.
     """
     info = folder / f"{dist.replace('-', '_')}-0.0.0.dist-info"
     info.mkdir(parents=True)

@@ -19,7 +19,8 @@ from fracas.core import events as E
 from fracas.core.errors import FracasError
 from fracas.core.log import read_log
 from fracas.core.scenario import load_scenario
-from fracas.core.system import forget_plugins, get_system
+from fracas.core.system import get_system
+from fracas.plugin import forget_plugins
 from fracas.services.run import run_scenario
 from fracas.services.verify import verify_log
 
