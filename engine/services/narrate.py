@@ -106,7 +106,7 @@ def _mods(mods: Iterable[E.Modifier]) -> str:
             shown.append(f"{m.name} ({_signed(m.value)})")
         else:
             shown.append(f"{m.name} {_signed(m.value)}")
-    return "; ".join(_minus(s) for s in shown)
+    return "; ".join(_minus(s).replace(" -> ", " \u2192 ") for s in shown)
 
 
 def _ordinal_action(extra: int) -> str:
@@ -383,9 +383,8 @@ class Narrator:
             self._learn(ev.actor, ev.name)
             self.levels[ev.actor] = {m.name: list(m.levels) for m in ev.monitors}
             who = "played at the table" if ev.policy == "human" else f"{ev.policy} AI" if ev.policy else ""
-            return f"{ev.name} enters at ({ev.x}, {ev.y}) for {self.side(ev.side, start=False)}" + (
-                f" [{who}]" if who else ""
-            )
+            side = f"side: {self.side(ev.side)}"
+            return f"{ev.name} enters at ({ev.x}, {ev.y}) [{side}{', ' + who if who else ''}]"
         if isinstance(ev, E.InitiativeSet):
             extra = f", {ev.actions} actions" if ev.actions > 1 else ""
             return f"{n(ev.actor)}: initiative {ev.value}{extra} [{ev.rule}]"
