@@ -102,9 +102,10 @@ def plan_odds(enc: Encounter, actor: str, plan: Plan) -> float | None:
 
 def human_turn(enc: Encounter, actor: str) -> Plan:
     """D100-TURN-1: ask the human at the table (or the log, on replay) what to do at this count."""
-    plans = legal_plans(enc, actor)
-    choices = [Choice(text=p.text(enc), odds=plan_odds(enc, actor, p)) for p in plans]
-    return plans[ask_human(enc, actor, choices)]
+    offered = [(p, plan_odds(enc, actor, p)) for p in legal_plans(enc, actor)]
+    offered = [(p, odds) for p, odds in offered if odds is None or odds > 0] or offered  # no hopeless shot
+    choices = [Choice(text=p.text(enc), odds=odds) for p, odds in offered]
+    return offered[ask_human(enc, actor, choices)][0]
 
 
 def reaction_odds(enc: Encounter, defender: str, kind: str) -> float:

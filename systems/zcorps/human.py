@@ -222,9 +222,10 @@ def plan_odds(enc: Encounter, actor: str, plan: Plan) -> float | None:
 
 def human(enc: Encounter, actor: str) -> Plan:
     """Ask the human at the table (or the log, on replay) which plan to follow at this action count."""
-    plans = legal_plans(enc, actor)
-    choices = [Choice(text=p.text(), odds=plan_odds(enc, actor, p)) for p in plans]
-    return plans[ask_human(enc, actor, choices)]
+    offered = [(p, plan_odds(enc, actor, p)) for p in legal_plans(enc, actor)]
+    offered = [(p, odds) for p, odds in offered if odds is None or odds > 0] or offered  # no hopeless attack
+    choices = [Choice(text=p.text(), odds=odds) for p, odds in offered]
+    return offered[ask_human(enc, actor, choices)][0]
 
 
 # ------------------------------------------------------- active defence
