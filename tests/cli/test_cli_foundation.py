@@ -87,7 +87,8 @@ def test_a_scenario_typo_is_one_line_with_its_path_and_exit_2(tmp_path: Path) ->
     proc = fracas("run", str(bad))
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == f"fracas: error: {bad}:38: $.actors[0].skils: unknown field `skils`\n"
+    line = 1 + next(i for i, t in enumerate(bad.read_text(encoding="utf-8").splitlines()) if t.startswith("skils"))
+    assert proc.stderr == f"fracas: error: {bad}:{line}: $.actors[0].skils: unknown field `skils`\n"
 
 
 def test_a_wrong_type_names_what_was_expected_and_found(tmp_path: Path) -> None:
