@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
         description="Fight i uses the seed ROOT-i: the results are the same for any --workers, chunking "
         "and executor, and `fracas run SCENARIO --seed ROOT-i` replays any one fight.",
     )
-    p.add_argument("scenario", help="scenario TOML file")
+    p.add_argument("scenario", help="scenario TOML file, or the name of a bundled one (fracas scenarios lists them)")
     p.add_argument("-n", "--fights", type=int, default=1000, metavar="N", help="fights per point (default 1000)")
     p.add_argument("--seed", help="root seed (default: the scenario's, else random)")
     p.add_argument("--workers", type=int, metavar="K", help="local worker processes (default: the usable CPUs)")
@@ -88,6 +88,7 @@ def _check(cond: bool, message: str) -> None:
 
 def cmd_batch(args: argparse.Namespace) -> int:
     # imported here: keeps `fracas --help` fast
+    from fracas.core.bundled import resolve_scenario
     from fracas.core.scenario import load_scenario
     from fracas.services import batch as B
     from fracas.services.batch import report as R
@@ -101,8 +102,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     _check(len(args.sweep) <= 2, f"--sweep: at most two at a time, got {len(args.sweep)}")
     _check(not (args.scheduler and args.dask_local), "--scheduler and --dask-local: choose one")
     _check(args.worker_timeout > 0, f"--worker-timeout {args.worker_timeout:g}: expected more than 0 seconds")
-    loaded = load_scenario(args.scenario)
-    text = B.read_scenario_text(args.scenario)
+    scenario = resolve_scenario(args.scenario)  # a file, or a bundled scenario by name
+    loaded = load_scenario(scenario)
+    text = B.read_scenario_text(scenario)
     spec = loaded.spec
     root = resolve_seed(args.seed, loaded)
     sweeps = [B.parse_sweep(s) for s in args.sweep]
@@ -110,7 +112,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise FracasError(f"--sweep: the same path twice ({sweeps[0][0]})")
     points = B.plan_points(sweeps)
     for overrides in points:  # every point must load before any fight runs
-        B.build_scenario(str(args.scenario), text, overrides)
+        B.build_scenario(str(scenario), text, overrides)
     if args.plot:
         _require_matplotlib(args.plot)
     sides = [s.id for s in spec.sides]
@@ -123,7 +125,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             Path(args.out), [p for p, _ in sweeps], [a for a, _ in actors], {a: list(m) for a, m in levels.items()}
         )
     plan = B.BatchPlan(
-        file=str(args.scenario),
+        file=str(scenario),
         text=text,
         root=root,
         n=args.fights,
@@ -155,7 +157,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             writer.close()
     meta = {
         "scenario": str(args.scenario),
-        "name": spec.name or Path(args.scenario).stem,
+        "name": spec.name or scenario.stem,
         "system": spec.system,
         "root_seed": root,
         "fight_seed": f"{root}-<i> for fight i = 0..{plan.n - 1}",

@@ -27,14 +27,19 @@ from fracas.cli import narration
 from fracas.cli import odds as cmd_odds
 from fracas.cli import play as cmd_play
 from fracas.cli import render as cmd_render
+from fracas.cli import scenarios as cmd_scenarios
 from fracas.cli import verify as cmd_verify
 from fracas.core.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
+from fracas.core.version import __version__
 
 if TYPE_CHECKING:
     from fracas.core import events as E
     from fracas.core.state import State
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: The scenario argument of run, batch and play.
+SCENARIO_HELP = "scenario TOML file, or the name of a bundled one (fracas scenarios lists them)"
 
 
 def _out(text: str = "", stream: TextIO | None = None) -> None:
@@ -73,12 +78,13 @@ def print_state(state: State, stream: TextIO | None = None) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from fracas.core.bundled import resolve_scenario
     from fracas.core.diagnostics import get_logger
     from fracas.core.scenario import load_scenario
     from fracas.core.state import state_to_builtins
     from fracas.services.run import default_log_path, resolve_seed, run_scenario
 
-    loaded = load_scenario(args.scenario)
+    loaded = load_scenario(resolve_scenario(args.scenario))
     seed = resolve_seed(None if args.seed is None else str(args.seed), loaded)
     seed, salt, secret = cmd_fair.seed_of(args, loaded, seed)
     # a secret seed stays out of the log's name (the log reveals it at the end)
@@ -190,12 +196,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from fracas.core.bundled import resolve_scenario
     from fracas.core.scenario import load_scenario
 
     failed = 0
     for path in args.scenarios:
         try:
-            loaded = load_scenario(path)
+            loaded = load_scenario(resolve_scenario(path))
         except FracasError as exc:
             _out(f"fracas: error: {exc}", sys.stderr)
             failed += 1
@@ -248,12 +255,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="fracas",
         description="Simulate, replay and audit tabletop role-playing fights.",
     )
+    p.add_argument("--version", action="version", version=f"fracas {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="debug diagnostics (timings) on stderr")
     p.add_argument("--log-json", action="store_true", help="diagnostics on stderr as JSON lines")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="run one fight and write its log")
-    run.add_argument("scenario", help="scenario TOML file")
+    run.add_argument("scenario", help=SCENARIO_HELP)
     run.add_argument("--seed", help="dice seed (text or number); default: the scenario's, else random")
     run.add_argument("--log", help="where to write the log (default: logs/<scenario>-seed<seed>.jsonl)")
     run.add_argument("--binary", action="store_true", help="write the compact msgpack log form")
@@ -273,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(handler=cmd_replay)
 
     val = sub.add_parser("validate", help="check scenario files")
-    val.add_argument("scenarios", nargs="+", help="scenario TOML files")
+    val.add_argument("scenarios", nargs="+", help="scenario TOML files or bundled scenario names")
     val.set_defaults(handler=cmd_validate)
 
     sy = sub.add_parser("systems", help="list rule systems, their rule IDs and default values")
@@ -294,6 +302,7 @@ EXTENSIONS: list[Callable[[Any], None]] = [
     cmd_odds.register,
     cmd_play.register,
     cmd_fair.register,
+    cmd_scenarios.register,
 ]
 
 

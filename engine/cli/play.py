@@ -13,7 +13,7 @@ from fracas.core.errors import EXIT_OK
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play a fight at the table: humans decide (--human ID) and may roll real dice")
-    p.add_argument("scenario", help="scenario TOML file")
+    p.add_argument("scenario", help="scenario TOML file, or the name of a bundled one (fracas scenarios lists them)")
     p.add_argument(
         "--human",
         action="append",
@@ -30,13 +30,14 @@ def register(sub: Any) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from fracas.core.bundled import resolve_scenario
     from fracas.services.play import play_scenario  # imported here: keeps `fracas --help` fast
 
     out = sys.stdout
     printer = narration.Printer(args, lambda line: out.write(line + "\n"), out)
 
     result = play_scenario(
-        args.scenario,
+        resolve_scenario(args.scenario),
         inp=sys.stdin,
         out=out,
         dice=args.dice,
