@@ -216,32 +216,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_systems(args: argparse.Namespace) -> int:
-    import msgspec
+    from fracas.core.catalogue import COMMON_RULE_IDS, describe_system
     from fracas.core.system import get_system, system_names
 
-    names = system_names()
+    systems = {name: describe_system(get_system(name)) for name in system_names()}
     if args.json:
-        out: dict[str, Any] = {}
-        for name in names:
-            s = get_system(name)
-            out[name] = {
-                "title": s.title,
-                "seed": s.seed_file,
-                "round_seconds": s.round_seconds,
-                "policies": list(s.policies),
-                "rules": dict(s.rule_ids),
-                "defaults": msgspec.to_builtins(s.rules_type()),
-            }
-        _out(json.dumps(out, ensure_ascii=False, indent=2))
+        _out(json.dumps(systems, ensure_ascii=False, indent=2))
         return EXIT_OK
-    for name in names:
-        s = get_system(name)
-        _out(f"{name}: {s.title} (seed {s.seed_file}; round {s.round_seconds} s; policies: {', '.join(s.policies)})")
+    _out("common rule IDs (every system):")
+    for rid, summary in COMMON_RULE_IDS.items():
+        _out(f"    {rid:<14} {summary}")
+    _out()
+    for name, s in systems.items():
+        policies = ", ".join(s["policies"])
+        _out(f"{name}: {s['title']} (seed text {s['seed']}; round {s['round_seconds']} s; policies: {policies})")
         _out("  rule IDs:")
-        for rid, summary in s.rule_ids.items():
+        for rid, summary in s["rules"].items():
             _out(f"    {rid:<14} {summary}")
         _out("  default values ([rules] overrides any of them):")
-        for key, value in msgspec.to_builtins(s.rules_type()).items():
+        for key, value in s["defaults"].items():
             _out(f"    {key} = {json.dumps(value, ensure_ascii=False)}")
         _out()
     return EXIT_OK

@@ -117,19 +117,26 @@ def _either(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
+def _is_name(text: str) -> bool:
+    """``NAME`` or ``SYSTEM/NAME`` (``.toml`` allowed); anything longer, absolute or dotted is a path."""
+    parts = Path(text).parts
+    return 1 <= len(parts) <= 2 and not Path(text).is_absolute() and not any(p in (".", "..") for p in parts)
+
+
 def resolve_scenario(arg: str | Path) -> Path:
     """The scenario file a user meant: an existing path, else a bundled scenario by name.
 
-    An unknown name is a :class:`ScenarioError` with the closest bundled
-    names (``did you mean ...``) and where to list them.
+    A missing file or an unknown name is a :class:`ScenarioError` with the
+    closest bundled names (``did you mean ...``) and where to list them.
     """
     path = Path(arg)
+    text = str(arg)
     if path.exists():
         return path
-    text = str(arg)
-    found = bundled_path(text)
-    if found is not None:
-        return found
+    if _is_name(text):
+        found = bundled_path(text)
+        if found is not None:
+            return found
     short = _short(list(_names()))  # suggest names as `fracas scenarios` shows them
     candidates = [*short, *short.values()]
     key = text.removesuffix(SUFFIX)
@@ -141,6 +148,9 @@ def resolve_scenario(arg: str | Path) -> Path:
         or difflib.get_close_matches(Path(key).name, candidates, n=3)
     )
     close = list(dict.fromkeys(short.get(c, c) for c in close))[:3]
+    if not _is_name(text):
+        hint = f"; did you mean the bundled scenario {_either(close)}?" if close else ""
+        raise ScenarioError(text, "", f"cannot read scenario: No such file or directory{hint}")
     hint = f"; did you mean {_either(close)}?" if close else ""
     raise ScenarioError(
         text, "", f"no such file, and no bundled scenario of this name{hint} (`fracas scenarios` lists them)"

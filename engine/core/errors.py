@@ -1,6 +1,6 @@
 """Errors a user can meet: each names where and why, and maps to an exit code.
 
-Exit codes (DESIGN.md contract 8): 0 ok, 1 a check failed, 2 bad input.
+Exit codes: 0 ok, 1 a check failed, 2 bad input.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The closed union of events that make up an encounter log.
 
 Every state change of an encounter is one of these immutable Structs
-(DESIGN.md contract 2). They are system-agnostic: a rule system composes
+(docs/design.md). They are system-agnostic: a rule system composes
 them, and the projection in :mod:`fracas.core.state` folds them without knowing
 which system wrote them. Events that apply a rule carry its ``rule`` ID from
-RULES.md.
+the rule catalogue (``fracas systems``, docs/rules.md).
 
 Schema evolution: new fields get defaults; a breaking change bumps
 :data:`FORMAT_VERSION` and ships an upcaster (see docs/log-format.md).

@@ -1,4 +1,4 @@
-"""The rule-system plugin contract and the registries (DESIGN.md contract 6, docs/plugins.md).
+"""The rule-system plugin contract and the registries (docs/design.md, docs/plugins.md).
 
 The engine never imports ``systems/``: built-in and third-party systems alike
 register under the ``fracas.systems`` entry-point group, each pointing at an
@@ -75,7 +75,7 @@ class RuleSystem(Protocol):
 
     @property
     def seed_file(self) -> str:
-        """Where the rules come from (shown by ``fracas systems``)."""
+        """The rule text the system implements, by name (shown by ``fracas systems``; not a path)."""
         ...
 
     @property

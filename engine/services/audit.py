@@ -20,6 +20,7 @@ from pathlib import Path
 
 import msgspec
 from fracas.core import events as E
+from fracas.core.catalogue import rule_statement
 from fracas.core.errors import FracasError
 from fracas.core.log import LogError, read_log
 from fracas.core.system import get_system
@@ -289,6 +290,6 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
 
 def get_rule_summary(system_name: str, rule: str) -> str:
     try:
-        return get_system(system_name).rule_ids.get(rule, "engine rule (RULES.md, common section)")
+        return rule_statement(get_system(system_name), rule) or "engine rule"
     except FracasError:
         return "(rule system not installed)"

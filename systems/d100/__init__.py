@@ -85,7 +85,7 @@ def success_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None
 class D100:
     name = "d100"
     title = "d100 (BRP-like roll-under, stun and lethal modes)"
-    seed_file = "shared/seeds/002_95e69bea9d096fe0.txt"
+    seed_file = "002_95e69bea9d096fe0.txt"
     round_seconds = 5  # [default]: the seed does not say (docs/rules-notes.md)
     rules_type = D100Rules
     scenario_type = Scenario

@@ -1,6 +1,6 @@
 """The d100 system: rule IDs and every [ref]/[default] value, in one overridable Struct.
 
-Seed text: shared/seeds/002_95e69bea9d096fe0.txt; reading: RULES.md section D100.
+Seed text 002_95e69bea9d096fe0.txt; rule IDs: docs/rules.md; readings: docs/rules-notes.md.
 A scenario overrides any value under ``[rules]``; the effective values are
 recorded in the log header, so a replay never depends on these defaults.
 

@@ -23,7 +23,7 @@ __all__ = ["SYSTEM", "PointZero"]
 class PointZero:
     name = "point_zero"
     title = "Point Zéro"
-    seed_file = "shared/seeds/003_bc2a140c3a977501.txt"
+    seed_file = "003_bc2a140c3a977501.txt"
     round_seconds = 3  # PZ-ROUND-1
     rules_type = PointZeroRules
     scenario_type = Scenario

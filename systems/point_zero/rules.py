@@ -1,6 +1,6 @@
 """Point Zéro: rule IDs and every [ref]/[default] value, in one overridable Struct.
 
-Seed text: shared/seeds/003_bc2a140c3a977501.txt; reading: RULES.md section PZ.
+Seed text 003_bc2a140c3a977501.txt; rule IDs: docs/rules.md; readings: docs/rules-notes.md.
 A scenario overrides any value under ``[rules]``; the effective values are
 recorded in the log header, so a replay never depends on these defaults.
 """

@@ -184,7 +184,7 @@ def success_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None
 class ZCorps:
     name = "zcorps"
     title = "Z-Corps (D6 System)"
-    seed_file = "shared/seeds/000_8667c09cf01a5ff4.txt"
+    seed_file = "000_8667c09cf01a5ff4.txt"
     round_seconds = 5  # [ref] OpenD6: a round is 5 seconds
     rules_type = ZCorpsRules
     scenario_type = Scenario

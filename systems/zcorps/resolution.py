@@ -1,4 +1,4 @@
-"""Z-Corps (D6 System) resolution, in the order of the rulebook (seed 000, RULES.md ZC).
+"""Z-Corps (D6 System) resolution, in the order of the rulebook (seed 000; docs/rules.md).
 
 Each function names its rule ID in the first line of its docstring. The
 functions read the live state through the encounter and change it only by

@@ -1,6 +1,6 @@
 """Z-Corps (D6 System): rule IDs and every [ref]/[default] value, in one overridable Struct.
 
-Seed text: shared/seeds/000_8667c09cf01a5ff4.txt; reading: RULES.md section ZC.
+Seed text 000_8667c09cf01a5ff4.txt; rule IDs: docs/rules.md; readings: docs/rules-notes.md.
 A scenario overrides any value under ``[rules]``; the effective values are
 recorded in the log header, so a replay never depends on these defaults.
 """
@@ -109,7 +109,7 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     stamina_difficulty: int = 15
     unconscious_dice: int = 10
     # ZC-WOUND-1: a Mortally Wounded actor dies when its Puissance roll is below the
-    # time spent mortally wounded, counted in "minutes" (RULES.md) or "rounds" (OpenD6).
+    # time spent mortally wounded, counted in "minutes" (our reading) or "rounds" (OpenD6).
     mortal_unit: str = "minutes"
     # ZC-HEAL-1: Medicine difficulty per level (Stunned..Mortally Wounded).
     medicine_difficulty: list[int] = msgspec.field(default_factory=lambda: [10, 15, 15, 20, 30])

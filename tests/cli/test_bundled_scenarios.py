@@ -22,6 +22,7 @@ from fracas.core.bundled import bundled_scenarios, resolve_scenario
 from fracas.core.errors import ScenarioError
 
 SHIPPED = sorted(SCENARIOS.glob("*/*.toml"))
+NO_FILE = "cannot read scenario: No such file or directory"
 
 
 @pytest.fixture
@@ -117,7 +118,8 @@ def test_a_path_wins_over_a_bundled_name(empty: Path, capsys: pytest.CaptureFixt
         ("mira", "did you mean mira_vs_guard?"),
         ("wherehouse", "did you mean warehouse?"),
         ("zcorps/dual", "did you mean zcorps/duel?"),
-        ("scenarios/point_zero/mira_vs_guard.toml", "did you mean mira_vs_guard?"),
+        ("scenarios/point_zero/mira_vs_guard.toml", f"{NO_FILE}; did you mean the bundled scenario mira_vs_guard?"),
+        ("../x/barricade.toml", f"{NO_FILE}; did you mean the bundled scenario barricade?"),
     ],
 )
 def test_an_ambiguous_or_unknown_name_is_one_line_exit_2_with_did_you_mean(
@@ -146,3 +148,14 @@ def test_the_readme_first_command_runs_in_an_empty_folder(empty: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "side mira wins" in done.stdout
     assert list((empty / "logs").glob("mira_vs_guard-seed*.jsonl"))
+
+
+def test_the_readme_log_line_is_a_line_of_the_real_log(empty: Path) -> None:
+    """The ```json line the README shows (hash cut with "…") is line `seq` of `fracas run mira_vs_guard --seed 7`."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("```json\n", 1)[1].split("\n```", 1)[0].strip()
+    head, cut, _ = shown.partition("…")
+    assert cut and '"h":"' in head, shown
+    assert main(["run", "mira_vs_guard", "--seed", "7", "--quiet", "--log", "m.jsonl"]) == 0
+    line = (empty / "m.jsonl").read_text(encoding="utf-8").splitlines()[json.loads(head + '"}')["seq"]]
+    assert line.startswith(head), f"README shows {shown}, the log has {line}"

@@ -1,4 +1,4 @@
-"""Point Zéro: the worked examples of the seed text (shared/seeds/003_bc2a140c3a977501.txt).
+"""Point Zéro: the worked examples of the seed text (003_bc2a140c3a977501.txt).
 
 Each test is named by the rule ID it checks and uses the faces the text names
 (ScriptedDice), run through the whole engine: clock, events, projections.

@@ -1,6 +1,6 @@
 """Z-Corps worked examples, one (or more) per ZC rule ID, with scripted dice.
 
-Seed text: shared/seeds/000_8667c09cf01a5ff4.txt; readings: RULES.md section ZC.
+Seed text 000_8667c09cf01a5ff4.txt; rule IDs: docs/rules.md; readings: docs/rules-notes.md.
 Each test builds a two-actor encounter, scripts the faces in the order the
 engine draws them (plain dice, then the Joker and its rerolls, then CP dice:
 systems/zcorps/dice.py) and calls the rule's resolution function.
