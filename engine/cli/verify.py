@@ -1,4 +1,4 @@
-"""``fracas verify LOG [--json]``: the five checks of :mod:`fracas.services.verify`."""
+"""``fracas verify LOG [--json] [--commitment HEX] [--parent PATH]``: the six checks of verify."""
 
 from __future__ import annotations
 

@@ -140,7 +140,7 @@ def chain_check(entries: Sequence[E.Entry]) -> dict[str, Any]:
 
 
 def _verify_hook() -> Callable[..., Any] | None:
-    """``fracas.services.verify.verify_log`` (the full five-step audit) when it is installed, else None."""
+    """``fracas.services.verify.verify_log`` (the full six-step audit) when it is installed, else None."""
     try:
         mod = importlib.import_module("fracas.services.verify")
     except ImportError:

@@ -31,6 +31,7 @@ codes: 0 intact, 1 a problem found, 2 unreadable.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -47,7 +48,7 @@ from fracas.core.errors import EXIT_CHECK_FAILED, EXIT_OK, FracasError
 from fracas.core.log import GENESIS, LogWriter, _msgpack_frame_end, encode_entry, gc_paused
 from fracas.core.scenario import content_sha256
 from fracas.core.state import State, apply_entry, state_digest
-from fracas.core.system import FIRST_EDITION, effective_rules, header_rules
+from fracas.core.system import FIRST_EDITION, effective_rules, get_system, header_rules
 from fracas.services.resim import (
     DiceExhausted,
     FaceOutOfRange,
@@ -186,7 +187,12 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
         except msgspec.DecodeError as exc:
             if i == 0:
                 raise Unreadable(f"{path}: line 1: not a fracas log entry: {exc}") from None
-            if i == last and torn_end:
+            if i == last and torn_end and type(entries[-1].ev) is E.EncounterEnded:
+                msg = (
+                    f"{len(raw)} bytes after the EncounterEnded of line {i}: a finished log has nothing after "
+                    "its last line (a torn append after the end)"
+                )
+            elif i == last and torn_end:
                 msg = (
                     f"the last line is torn ({len(raw)} bytes, no newline: {exc}): "
                     "an unfinished fight (a crash mid-append, or a truncated file)"
@@ -196,6 +202,13 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
             problem = Problem(step="structure", line=i + 1, seq=len(entries), message=msg)
             break
         entries.append(entry)
+    if torn_end and problem is None:
+        problem = Problem(
+            step="structure",
+            line=len(entries),
+            seq=len(entries) - 1,
+            message="the last line has no newline: every line of a log ends with one LF byte",
+        )
     return _Loaded(entries=entries, lines=lines[: len(entries)], problem=problem)
 
 
@@ -531,23 +544,9 @@ def check_header(head: E.EncounterStarted) -> Problem | None:
         return wrong("round_seconds", system.round_seconds, head.round_seconds)
     if head.round_ticks != system.round_seconds * TICKS_PER_SECOND:
         return wrong("round_ticks", system.round_seconds * TICKS_PER_SECOND, head.round_ticks)
-    overrides = dict(loaded.spec.rules)
-    if head.format == 1 and "edition" not in head.rules and "edition" in msgspec.to_builtins(system.rules_type()):
-        overrides.setdefault("edition", FIRST_EDITION)  # format 1 came before rules editions: it played edition 1
-    try:
-        want_rules = header_rules(effective_rules(system, overrides))
-    except (msgspec.ValidationError, TypeError) as exc:
-        return Problem(step="header", line=1, seq=0, message=f"header field scenario.rules: {exc}")
-    if want_rules != head.rules:
-        for key in sorted(set(want_rules) | set(head.rules)):
-            if want_rules.get(key, "absent") != head.rules.get(key, "absent"):
-                return wrong(
-                    f"rules.{key}",
-                    want_rules.get(key, "absent"),
-                    head.rules.get(key, "absent"),
-                    "the effective rules must be the system's defaults with the embedded scenario's overrides: "
-                    f"expected {_show(want_rules.get(key))}, the header has {_show(head.rules.get(key))}",
-                )
+    rules_problem = _rules_problem(head)
+    if rules_problem is not None:
+        return rules_problem
     name = loaded.spec.name
     if name and head.scenario_name != name:
         return wrong("scenario_name", name, head.scenario_name, f"the embedded scenario is named {name!r}")
@@ -565,6 +564,48 @@ def check_header(head: E.EncounterStarted) -> Problem | None:
         if head.dice.secret and not is_secret_seed("0" * 64, head.dice.salt):
             return wrong("dice.salt", "32 hex digits", head.dice.salt, "a secret seed's commitment has a 128-bit salt")
     return None
+
+
+def _rules_problem(head: E.EncounterStarted) -> Problem | None:
+    """The header's rules are the system's defaults with the embedded scenario's ``[rules]`` overrides."""
+    overrides = head.scenario.get("rules", {}) if isinstance(head.scenario, dict) else {}
+    # format 1 came before rules editions: a header without an edition played edition 1
+    first_edition = head.format == 1 and "edition" not in head.rules
+    try:
+        want = _expected_rules(head.system, _json_encoder.encode(overrides), first_edition)
+    except FracasError as exc:
+        return Problem(step="header", line=1, seq=0, message=f"header field system: {exc}")
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError) as exc:
+        return Problem(step="header", line=1, seq=0, message=f"header field scenario.rules: {exc}")
+    if want == head.rules:
+        return None
+    for key in sorted(set(want) | set(head.rules)):
+        if want.get(key, "absent") != head.rules.get(key, "absent"):
+            exp, got = _show(want.get(key, "absent")), _show(head.rules.get(key, "absent"))
+            return Problem(
+                step="header",
+                line=1,
+                seq=0,
+                message=(
+                    f"header field rules.{key}: the effective rules must be the system's defaults with the "
+                    f"embedded scenario's overrides: expected {exp}, the header has {got}"
+                ),
+                expected=exp,
+                found=got,
+            )
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _expected_rules(system_name: str, overrides: bytes, first_edition: bool) -> dict[str, Any]:
+    """The header rules of a system's defaults with these overrides (cached: a batch of logs shares them)."""
+    system = get_system(system_name)
+    raw = msgspec.json.decode(overrides)
+    if not isinstance(raw, dict):
+        raise TypeError(f"[rules] must be a table, found {type(raw).__name__}")
+    if first_edition and "edition" in msgspec.to_builtins(system.rules_type()):
+        raw.setdefault("edition", FIRST_EDITION)
+    return header_rules(effective_rules(system, raw))
 
 
 def _notes(head: E.EncounterStarted, commitment: str | None) -> list[str]:
@@ -1186,7 +1227,8 @@ def _reproduced(path: Path, data: bytes, started: float, commitment: str | None)
         or head.dice.method != METHOD
         or (commitment is not None and commitment.strip().lower() != head.dice.commitment)
         or (head.dice.secret and not is_secret_seed(end.seed, head.dice.salt))
-        or check_header(head) is not None
+        # the reproduced header recomputes every other header field; the rules it copies are checked here
+        or _rules_problem(head) is not None
     ):
         return None
     copy = _ComparingFile(data)

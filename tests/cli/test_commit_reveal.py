@@ -157,3 +157,32 @@ def test_the_viewer_badge_has_three_states(tmp_path: Path) -> None:
     states = {p.name: verification(p, read_log(p).entries)["status"] for p in (proven, entered, forged)}
     assert states == {"proven.jsonl": "ok", "table.jsonl": "entered", "forged.jsonl": "failed"}
     assert "cannot be proven" in verification(entered, read_log(entered).entries)["summary"]
+
+
+def test_the_walkthrough_of_docs_verify_md_runs_as_shown(tmp_path: Path) -> None:
+    import re
+    import shlex
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "verify.md").read_text(encoding="utf-8")
+    section = text[text.index("## A fair fight at a table") :]
+    block = re.search(r"```text\n(.*?)```", section, re.S)
+    assert block is not None
+    (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
+    (tmp_path / "tools").symlink_to(ROOT / "tools")
+    commitment = ""
+    output = ""
+    for line in block.group(1).splitlines():
+        if not line.startswith("$ "):
+            want = line.replace("COMMITMENT", commitment)
+            assert want in output, f"{want!r} not in {output!r}"
+            continue
+        argv = shlex.split(line[2:].replace("COMMITMENT", commitment))
+        prefix = [sys.executable, "-m", "fracas"] if argv[0] == "fracas" else [sys.executable]
+        proc = subprocess.run([*prefix, *argv[1:]], cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert proc.returncode == 0, (line, proc.stdout, proc.stderr)
+        output = proc.stdout
+        if argv[1] == "commit":
+            commitment = output.split()[1]
+    assert commitment and (tmp_path / "table.jsonl").is_file()

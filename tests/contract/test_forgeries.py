@@ -346,3 +346,24 @@ def test_any_bit_flipped_anywhere_in_a_binary_log_is_caught(honest: Honest, tmp_
         if main(["verify", str(path)]) != 0:
             caught += 1
     assert caught == 60
+
+
+def test_a_torn_line_after_a_complete_log_fails_and_says_so(honest: Honest, tmp_path: Path) -> None:
+    path = tmp_path / "appended.jsonl"
+    path.write_bytes(honest.data + b'{"seq":')
+    from fracas.services.verify import verify_log
+
+    report = verify_log(path)
+    assert report.exit_code == 1 and report.problem is not None
+    assert (report.problem.step, report.problem.line) == ("structure", len(honest.lines) + 1)
+    assert "after the EncounterEnded" in report.problem.message
+
+
+def test_a_log_without_its_last_newline_fails(honest: Honest, tmp_path: Path) -> None:
+    path = tmp_path / "no-newline.jsonl"
+    path.write_bytes(honest.data[:-1])
+    from fracas.services.verify import verify_log
+
+    report = verify_log(path)
+    assert report.exit_code == 1 and report.problem is not None
+    assert (report.problem.step, report.problem.line) == ("structure", len(honest.lines))
