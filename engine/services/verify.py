@@ -186,6 +186,8 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
             entry = decode(raw)
         except msgspec.DecodeError as exc:
             if i == 0:
+                if len(lines) > 1 and _decodes(lines[1]):
+                    raise _DamagedHeader(_damaged(exc)) from None
                 raise Unreadable(f"{path}: line 1: not a fracas log entry: {exc}") from None
             if i == last and torn_end and type(entries[-1].ev) is E.EncounterEnded:
                 msg = (
@@ -212,6 +214,32 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
     return _Loaded(entries=entries, lines=lines[: len(entries)], problem=problem)
 
 
+class _DamagedHeader(Exception):
+    """Line 1 does not decode, but line 2 is a fracas entry: a damaged log (exit 1), not some other file (exit 2)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+def _damaged(exc: Exception) -> Problem:
+    return Problem(
+        step="structure",
+        line=1,
+        seq=0,
+        message=f"the header does not decode ({exc}), and the entries after it are a fracas log's: a damaged log",
+    )
+
+
+def _decodes(raw: bytes, *, binary: bool = False) -> bool:
+    """Whether ``raw`` is one fracas log entry."""
+    try:
+        (_mp_decoder if binary else _decoder).decode(raw)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
 def _load_binary(path: Path, data: bytes) -> _Loaded:
     """Split the file into msgpack frames (fracas.core.log) and decode each; keep the frames as they are."""
     entries: list[E.Entry] = []
@@ -236,6 +264,9 @@ def _load_binary(path: Path, data: bytes) -> _Loaded:
             entry = _mp_decoder.decode(frame)
         except msgspec.DecodeError as exc:
             if n == 1:
+                after = _msgpack_frame_end(data, end) if end < size else None
+                if after is not None and _decodes(data[end:after], binary=True):
+                    raise _DamagedHeader(_damaged(exc)) from None
                 raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)") from None
             problem = Problem(step="structure", line=n, seq=len(entries), message=f"frame {n} does not decode: {exc}")
             break
@@ -1270,6 +1301,22 @@ def _reproduced(path: Path, data: bytes, started: float, commitment: str | None)
 _HEADER_OK = "rules, scenario hash, version, dice method and clock recomputed"
 
 
+def _damaged_report(path: Path, problem: Problem, started: float) -> Report:
+    """The report of a log whose header does not decode: the structure step fails, the others have nothing to check."""
+    steps = [StepResult(name="structure", status="failed", problem=problem)]
+    steps += [StepResult(name=name, status="skipped", detail="no header to check against") for name in STEPS[1:]]
+    return Report(
+        log=str(path),
+        ok=False,
+        exit_code=EXIT_CHECK_FAILED,
+        events=0,
+        finished=False,
+        steps=steps,
+        problem=problem,
+        seconds=time.perf_counter() - started,
+    )
+
+
 def _faces(tally: _DiceCount) -> str:
     """What an intact log's dice prove: the weakest source among its dice."""
     counts = tally.counts
@@ -1291,7 +1338,10 @@ def _verify_log(
         report = _reproduced(path, data, started, commitment)
         if report is not None:
             return report
-    loaded = _load(path, data)
+    try:
+        loaded = _load(path, data)
+    except _DamagedHeader as damaged:
+        return _damaged_report(path, damaged.problem, started)
     entries = loaded.entries
     head = entries[0].ev
     if not isinstance(head, E.EncounterStarted):

@@ -78,3 +78,12 @@ def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["verify", str(tmp_path / "nope.jsonl")]) == 2
     missing = tmp_path / "nope.jsonl"
     assert capsys.readouterr().err == f"fracas: error: {missing}: cannot read log: No such file or directory\n"
+
+
+def test_a_log_whose_header_line_is_damaged_exits_1_not_2(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Line 1 no longer decodes but line 2 is a fracas entry: a damaged log, a problem found (not 'not a log')."""
+    data = log.read_bytes()
+    damaged = log.with_name("damaged.jsonl")
+    damaged.write_bytes(data.replace(b'"format":', b'"formbt":', 1))
+    assert main(["verify", str(damaged)]) == 1
+    assert "PROBLEM (structure): line 1, seq 0: the header does not decode" in capsys.readouterr().out

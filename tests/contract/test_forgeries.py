@@ -330,7 +330,7 @@ def test_any_bit_flipped_in_a_key_name_of_a_binary_log_is_caught(honest: Honest,
     for pos in picks:
         bit = 1 << rng.randrange(8)
         path.write_bytes(data[:pos] + bytes([data[pos] ^ bit]) + data[pos + 1 :])
-        if main(["verify", str(path)]) != 0:
+        if main(["verify", str(path)]) == 1:  # a problem found (2 would be "not a log at all")
             caught += 1
     assert caught == len(picks)
 
@@ -343,7 +343,20 @@ def test_any_bit_flipped_anywhere_in_a_binary_log_is_caught(honest: Honest, tmp_
     for _ in range(60):
         pos = rng.randrange(len(data))
         path.write_bytes(data[:pos] + bytes([data[pos] ^ (1 << rng.randrange(8))]) + data[pos + 1 :])
-        if main(["verify", str(path)]) != 0:
+        if main(["verify", str(path)]) == 1:
+            caught += 1
+    assert caught == 60
+
+
+def test_any_bit_flipped_anywhere_in_a_jsonl_log_is_caught(honest: Honest, tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    rng = random.Random(9)
+    data = honest.data
+    caught = 0
+    for _ in range(60):
+        pos = rng.randrange(len(data))
+        path.write_bytes(data[:pos] + bytes([data[pos] ^ (1 << rng.randrange(8))]) + data[pos + 1 :])
+        if main(["verify", str(path)]) == 1:
             caught += 1
     assert caught == 60
 
