@@ -12,10 +12,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.metadata import PackageNotFoundError
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT, need
@@ -142,3 +144,38 @@ def test_live_workers_still_give_the_same_results(scheduler: str, tmp_path: Path
         dask = B.run_batch(plan, B.DaskExecutor(scheduler, system="point_zero", worker_timeout=5))
     inline = B.run_batch(plan, B.InlineExecutor())
     assert dask.points == inline.points and not dask.partial
+
+
+def test_results_handed_to_the_driver_survive_the_death_of_their_worker(scheduler: str, tmp_path: Path) -> None:
+    """The race behind a hang seen once: wait_any hands over two finished chunks; the driver merges the
+    first, whose progress callback kills the only worker; the second's result lived on that worker, and
+    Dask would wait forever to compute it again. wait_any fetches every result before handing it over."""
+    from fracas.services.batch.driver import _chunks
+
+    plan = B.BatchPlan(file=DUEL, text=B.read_scenario_text(DUEL), root="race", n=4, chunk=2)
+    jobs = list(_chunks(plan, lambda: 2))
+    assert len(jobs) == 2
+    results: list[BaseException | list[Any]] = []
+    with worker(scheduler, tmp_path) as proc:
+        executor = B.DaskExecutor(scheduler, system="point_zero", worker_timeout=2)
+        chunks = [executor.submit(job) for job in jobs]
+        distributed.wait([c.future for c in chunks], timeout=120)  # both finished on the worker
+        handed: list[Any] = []
+        while len(handed) < len(chunks):
+            handed += executor.wait_any([c for c in chunks if c not in handed])
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+
+        def merge() -> None:
+            try:
+                results.append([c.result() for c in handed])
+            except BaseException as exc:
+                results.append(exc)
+
+        merger = threading.Thread(target=merge, daemon=True)
+        merger.start()
+        merger.join(timeout=60)
+        executor.close()
+    assert results, "a handed-over result was still on the dead worker: the driver would wait forever"
+    (merged,) = results
+    assert isinstance(merged, list) and sorted((r.start, r.acc.n) for r in merged) == [(0, 2), (2, 2)], merged

@@ -202,27 +202,28 @@ class DaskExecutor:
         info = self.client.scheduler_info()
         return bool(info.get("workers"))
 
-    def submit(self, chunk: Chunk) -> Any:
-        return self.client.submit(run_chunk, chunk, pure=False)
+    def submit(self, chunk: Chunk) -> DaskChunk:
+        return DaskChunk(self.client.submit(run_chunk, chunk, pure=False), self.worker_timeout)
 
     def wait_any(self, futures: Sequence[Any]) -> list[Any]:
-        """The futures that finished; a chunk that failed on the cluster, or no worker left, stops the batch."""
+        """Chunks that finished, their results fetched; a chunk that failed, or no worker left, stops the batch.
+
+        A result is fetched here, a second at a time, and not by the driver: a chunk that
+        finished on a worker killed before its result came back is computed again by Dask,
+        which never happens when no worker is left.
+        """
         alone_since: float | None = None
+        by_future: dict[Any, DaskChunk] = {c.future: c for c in futures}
         while True:
             try:
                 done = self._distributed.wait(
-                    list(futures), timeout=DASK_POLL_SECONDS, return_when="FIRST_COMPLETED"
+                    list(by_future), timeout=DASK_POLL_SECONDS, return_when="FIRST_COMPLETED"
                 ).done
             except TimeoutError:
                 done = set()
-            if done:
-                for fut in done:
-                    if fut.status == "error":
-                        exc = fut.exception()
-                        raise FracasError(
-                            f"{self.where}: a chunk of fights failed on the cluster ({type(exc).__name__}: {exc})"
-                        )
-                return list(done)
+            ready = [by_future[fut] for fut in done if self._fetch(by_future[fut])]
+            if ready:
+                return ready
             if self._has_workers():
                 alone_since = None
                 continue
@@ -234,11 +235,45 @@ class DaskExecutor:
                     f"{self.worker_timeout:g} s; restart workers and run the batch again"
                 )
 
+    def _fetch(self, chunk: DaskChunk) -> bool:
+        """Fetch a finished chunk's result within a second; False when it is not there (its worker died)."""
+        try:
+            chunk.value = chunk.future.result(timeout=DASK_POLL_SECONDS)
+        except TimeoutError:
+            return False
+        except Exception as exc:
+            raise FracasError(
+                f"{self.where}: a chunk of fights failed on the cluster ({type(exc).__name__}: {exc})"
+            ) from None
+        chunk.fetched = True
+        return True
+
     def close(self, cancel: bool = False) -> None:
         if self.own_client:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+class DaskChunk:
+    """A chunk submitted to Dask: its future, and its result once :meth:`DaskExecutor.wait_any` fetched it."""
+
+    def __init__(self, future: Any, timeout: float) -> None:
+        self.future = future
+        self.timeout = timeout
+        self.value: ChunkResult | None = None
+        self.fetched = False
+
+    def done(self) -> bool:
+        return self.fetched or bool(self.future.done())
+
+    def result(self) -> ChunkResult:
+        """The fetched result (after Ctrl-C, fetched now: at most ``timeout`` seconds, else TimeoutError)."""
+        if not self.fetched:
+            self.value = self.future.result(timeout=self.timeout)
+            self.fetched = True
+        assert self.value is not None
+        return self.value
 
 
 def make_executor(
