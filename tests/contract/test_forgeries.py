@@ -380,3 +380,36 @@ def test_a_log_without_its_last_newline_fails(honest: Honest, tmp_path: Path) ->
     report = verify_log(path)
     assert report.exit_code == 1 and report.problem is not None
     assert (report.problem.step, report.problem.line) == ("structure", len(honest.lines))
+
+
+def test_a_log_downgraded_to_format_1_says_what_it_lacks_and_fails_the_published_commitment(
+    honest: Honest, tmp_path: Path
+) -> None:
+    """Rewritten as format 1 (SHA-256(seed) commitment, no salt or secret), re-sealed: verify says what format 1
+    cannot prove, never "played from the commitment", and the commitment published before play refuses it."""
+    from fracas.services.verify import FORMAT_1_LACKS, verify_log
+
+    head = json.loads(honest.lines[0])
+    dice = head["ev"]["dice"]
+    del dice["salt"], dice["secret"]
+    dice["commitment"] = hashlib.sha256(b"1").hexdigest()
+    head["ev"]["format"] = 1
+    head["ev"]["rules"].pop("edition", None)
+    lines = [json.dumps(head, separators=(",", ":"), ensure_ascii=False).encode(), *honest.lines[1:]]
+    path = tmp_path / "downgraded.jsonl"
+    path.write_bytes(reseal(lines))
+    report = verify_log(path)
+    if report.ok:
+        assert report.notes == list(FORMAT_1_LACKS)
+    published = honest.head.dice.commitment
+    refused = verify_log(path, commitment=published)
+    assert refused.exit_code == 1 and refused.problem is not None and refused.problem.line == 1
+
+
+def test_format_1_logs_verify_and_say_what_their_format_lacks() -> None:
+    from conftest import DATA
+    from fracas.services.verify import FORMAT_1_LACKS, verify_log
+
+    for log in sorted((DATA / "logs" / "v0.1.0").glob("*.jsonl")):
+        report = verify_log(log)
+        assert report.ok and report.notes == list(FORMAT_1_LACKS), log
