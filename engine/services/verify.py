@@ -75,8 +75,9 @@ FACES_NOT_PROVEN = {
 }
 FACES_PROVEN = "dice proven: every face re-derived from the revealed seed, which opens the commitment"
 NOT_SECRET = (
-    "seed reproducible, not secret: typed on the command line or kept in the scenario, so whoever knew it "
-    "knew every die in advance (a table uses fracas commit, docs/verify.md)"
+    "seed reproducible, not secret: not drawn by fracas commit (typed with --seed, kept in the scenario, or "
+    "drawn without a published commitment), so whoever knew it knew every die in advance "
+    "(a table uses fracas commit, docs/verify.md)"
 )
 _decoder = msgspec.json.Decoder(E.Entry)
 _json_encoder = msgspec.json.Encoder(order="deterministic")
