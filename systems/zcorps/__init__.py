@@ -303,7 +303,8 @@ class ZCorps:
         enc.check_end()
 
     def _move(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
-        """C-CLOCK-1: one metre per initiative count from the action's count (a move is an action)."""
+        """ZC-MOVE-1: one metre per initiative count from the action's count (a move is an action)."""
+        rule = "ZC-MOVE-1" if enc.rules.edition >= 2 else "C-CLOCK-1"  # edition 1 cited the clock
         for i, cell in enumerate(plan.path):
             at = max(1, count - i)
             if i:
@@ -311,7 +312,7 @@ class ZCorps:
             a = enc.state.actors[aid]
             if enc.over or not a.can_act() or "grabbed" in a.conditions or R.is_occupied(enc, aid, cell):
                 return
-            enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule="C-CLOCK-1"))
+            enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule=rule))
         enc.check_end()
 
     # ------------------------------------------------------------ aftermath

@@ -151,6 +151,9 @@ def choose_mode(enc: Encounter, actor: str, weapon: Weapon, targets: list[ActorS
         for mode in ("single_auto", "burst", "long_burst"):
             if ok(mode):
                 return mode, ids
+    zone = cover_at(enc, pos(first))
+    if zone is not None and zone.level == "three_quarters" and ok("suppressive"):  # ZC-FIRE-2: pin it down
+        return "suppressive", ids
     if ok("semi") and left + spare * (weapon.magazine or 0) >= 8:
         return "semi", ids
     for mode in legal:

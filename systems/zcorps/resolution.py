@@ -55,6 +55,8 @@ Cell = tuple[int, int]
 DefendPolicy = Callable[[Encounter, str, str], bool]
 
 FISTS = Weapon(name="fists", type="brawl", damage="PUI")
+#: ZC-FIRE-2: the condition suppressive fire leaves; its value is the last round it lasts.
+SUPPRESSED = "suppressed"
 
 
 class Plan(msgspec.Struct, kw_only=True):
@@ -605,6 +607,8 @@ def pool_penalties(enc: Encounter, actor: str, *, agility: bool, skill_roll: boo
     extra = a.conditions.get("extra_actions", 0)
     if skill_roll and extra:
         out.append((f"{extra} extra action(s)", -extra * rules(enc).multi_action_dice, "ZC-MULTI-1"))
+    if skill_roll and SUPPRESSED in a.conditions:
+        out.append((SUPPRESSED, -rules(enc).suppressed_dice, "ZC-FIRE-2"))
     if agility and a.conditions.get("off_balance"):
         out.append(("off balance", -a.conditions["off_balance"], "ZC-BRAWL-1"))
         enc.emit(E.ConditionCleared(actor=actor, condition="off_balance", rule="ZC-BRAWL-1"))
@@ -855,7 +859,9 @@ def rounds_needed(enc: Encounter, actor: str, weapon: Weapon, mode: str, targets
 def mode_legal(enc: Encounter, actor: str, weapon: Weapon, mode: str, targets: int) -> str | None:
     """ZC-FIRE-1 / C-ILLEGAL-1: why a mode cannot be fired now (None: it can)."""
     r = rules(enc)
-    if mode not in r.legal_modes.get(weapon.type, []):
+    if mode not in r.legal_modes.get(weapon.type, []) and not (
+        mode == "suppressive" and r.suppressive_automatic and weapon.type in ("smg", "assault_rifle")
+    ):
         return f"{weapon.name} ({weapon.type}) cannot fire {mode.replace('_', ' ')}"
     if mode in ("semi_multi", "burst_multi") and targets < 2:
         return f"{mode.replace('_', ' ')} needs several targets"
@@ -950,7 +956,16 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
         )
         if ev.success:
             damage(enc, actor, target, weapon, ev.margin, dmg_dice, called_damage, plan.called, plan.stakes)
+        if plan.mode == "suppressive" and rules(enc).edition >= 2:
+            suppress(enc, target)
         enc.check_end()
+
+
+def suppress(enc: Encounter, target: str) -> None:
+    """ZC-FIRE-2: a barrage keeps the target's head down, hit or miss: -1D on its skill rolls this round and the next."""
+    t = enc.state.actors[target]
+    if alive(t) and t.can_act():
+        enc.emit(E.ConditionSet(actor=target, condition=SUPPRESSED, value=enc.round + 1, rule="ZC-FIRE-2"))
 
 
 def reload(enc: Encounter, actor: str, weapon_name: str | None) -> None:
@@ -1324,7 +1339,8 @@ _ROUND_CONDITIONS = frozenset({"active_defence", "partial_defence", "extra_actio
 
 
 def end_of_round(enc: Encounter, rnd: int) -> None:
-    """ZC-DEF-1/2, ZC-MULTI-1, ZC-WOUND-1: defences and extra actions end; Stunned fades; mortal rolls."""
+    """ZC-DEF-1/2, ZC-MULTI-1, ZC-FIRE-2, ZC-WOUND-1: defences and extra actions end; suppression and Stunned fade;
+    mortal rolls."""
     b = book(enc)
     b.pending.clear()
     for aid, a in enc.state.actors.items():
@@ -1336,6 +1352,8 @@ def end_of_round(enc: Encounter, rnd: int) -> None:
             ):
                 if cond in a.conditions:
                     enc.emit(E.ConditionCleared(actor=aid, condition=cond, rule=rule))
+        if a.conditions.get(SUPPRESSED, 10**9) <= rnd:
+            enc.emit(E.ConditionCleared(actor=aid, condition=SUPPRESSED, rule="ZC-FIRE-2"))
         if b.stunned_until.get(aid, 10**9) <= rnd:
             del b.stunned_until[aid]
             if a.monitors[WOUNDS].marked[STUNNED] and "dead" not in a.conditions:

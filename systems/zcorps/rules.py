@@ -71,8 +71,8 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
             "handgun": ["single", "semi", "semi_multi", "suppressive"],
             "rifle": ["single", "semi", "semi_multi", "suppressive"],
             "shotgun": ["single"],
-            "smg": ["burst", "burst_multi", "long_burst", "suppressive"],
-            "assault_rifle": ["single_auto", "burst", "burst_multi", "long_burst", "suppressive"],
+            "smg": ["burst", "burst_multi", "long_burst"],
+            "assault_rifle": ["single_auto", "burst", "burst_multi", "long_burst"],
             "machine_gun": ["long_burst", "single_auto"],
         }
     )
@@ -90,6 +90,10 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
             "burst_multi": [1, 1],
         }
     )
+    # ZC-FIRE-2: suppressive fire (« Tir de barrage (semi-automatique) ») from SMGs and assault
+    # rifles too (one burst), an option; the dice its targets lose on skill rolls, this round and the next.
+    suppressive_automatic: bool = False
+    suppressed_dice: int = 1
     semi_auto_max_rounds: int = 2
     assault_rifle_burst: int = 3
     # ZC-FIRE-2: damage codes never drop below this many dice.
@@ -134,7 +138,8 @@ RULE_IDS: dict[str, str] = {
     "ZC-COVER-1": "cover and light add dice to the difficulty",
     "ZC-AIM-1": "aiming +1D per round (max +3D); called shots",
     "ZC-FIRE-1": "weapon types, legal modes, ammunition, reloading",
-    "ZC-FIRE-2": "firing-mode difficulty and damage modifiers; damage >= 1D",
+    "ZC-FIRE-2": "firing-mode difficulty and damage modifiers; damage >= 1D; suppressive fire pins (-1D)",
+    "ZC-MOVE-1": "[default] a move is an action: up to Move (at most 10) metres, one per count from its count",
     "ZC-BRAWL-1": "grab, knock down, push, trip, tackle",
     "ZC-DMG-1": "damage = weapon code + margin of success",
     "ZC-RES-1": "resistance = Puissance + armour",

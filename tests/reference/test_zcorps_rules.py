@@ -54,6 +54,7 @@ side = "b"
 position = [2, 1]
 attributes = { agilite = "3D", adresse = "3D", puissance = "4D+1", perception = "3D" }
 skills = { dodge = "3D", brawl = "3D" }
+weapons = [{ name = "pistol", type = "handgun", damage = "3D", magazine = 15 }]
 """
 
 
@@ -99,6 +100,7 @@ ZC_RULES_OF_RULES_MD = [
     "ZC-AIM-1",
     "ZC-FIRE-1",
     "ZC-FIRE-2",
+    "ZC-MOVE-1",
     "ZC-BRAWL-1",
     "ZC-DMG-1",
     "ZC-RES-1",
@@ -500,6 +502,52 @@ def test_zc_fire_2_single_shot_from_an_automatic_never_below_1d_damage(tmp_path:
     R.damage(enc, "ann", "bob", weak, 0, -2, 0, None, 0)
     dmg = of(seen, E.DamageRolled)[0]
     assert (dmg.total, dmg.modifiers[1].name) == (4, "firing mode -2D -> 1D")
+
+
+def test_zc_fire_2_suppressive_fire_is_semi_automatic_smgs_and_assault_rifles_only_by_option(tmp_path: Path) -> None:
+    """Seed 000: « Tir de barrage (semi-automatique) : Diff -2D, Dégâts -3D »."""
+    enc, _ = encounter(tmp_path, [])
+    pistol, smg, rifle = (R.weapon_of(enc, who, w) for who, w in (("bob", "pistol"), ("ann", "smg"), ("ann", "rifle")))
+    assert R.mode_legal(enc, "bob", pistol, "suppressive", 1) is None
+    assert R.mode_legal(enc, "ann", smg, "suppressive", 1) == "smg (smg) cannot fire suppressive"
+    assert R.mode_legal(enc, "ann", rifle, "suppressive", 1) == "rifle (assault_rifle) cannot fire suppressive"
+    enc, _ = encounter(tmp_path, [], rules="[rules]\nsuppressive_automatic = true")
+    assert R.mode_legal(enc, "ann", R.weapon_of(enc, "ann", "smg"), "suppressive", 1) is None
+    assert R.rounds_needed(enc, "ann", R.weapon_of(enc, "ann", "smg"), "suppressive", 1) == 6  # one burst
+
+
+def test_zc_fire_2_suppressive_fire_pins_its_target_hit_or_miss(tmp_path: Path) -> None:
+    """Seed 000: « Tir de barrage (semi-automatique) »: a barrage keeps heads down, hit or miss.
+
+    Bob's barrage at Ann misses (-2D rolled 1, 1: difficulty 3; 3D: 1, 1, Joker 1 = 2); Ann is
+    suppressed: -1D on her skill rolls this round and the next, not on resistance.
+    """
+    enc, seen = encounter(tmp_path, [1, 1, 1, 1, 1])
+    plan = R.Plan(kind="shoot", targets=["ann"], weapon="pistol", mode="suppressive")
+    R.shoot(enc, "bob", plan, lambda e, d, a: False)
+    assert not of(seen, E.SkillTested)[0].success
+    assert of(seen, E.AmmoSpent)[0].rounds == 2
+    assert [(c.actor, c.condition, c.rule) for c in of(seen, E.ConditionSet)] == [("ann", "suppressed", "ZC-FIRE-2")]
+    assert R.pool_penalties(enc, "ann", agility=False) == [("suppressed", -1, "ZC-FIRE-2")]
+    assert R.pool_penalties(enc, "ann", agility=False, skill_roll=False) == []
+    R.end_of_round(enc, 1)
+    assert "suppressed" in enc.state.actors["ann"].conditions
+    R.end_of_round(enc, 2)
+    assert "suppressed" not in enc.state.actors["ann"].conditions
+
+
+# --------------------------------------------------------------- ZC-MOVE-1
+
+
+def test_zc_move_1_a_move_is_an_action_one_metre_per_count_from_its_count(tmp_path: Path) -> None:
+    """Seed 000 says nothing of movement (« Initiative : Jet d'agilité, par tranche de 10 points, un
+    personnage gagne une action »): a move is one of those actions, a metre per count from its count."""
+    enc, seen = encounter(tmp_path, [])
+    plan = R.Plan(kind="move", path=[(1, 2), (1, 3), (1, 4)])
+    enc.env.process(enc.system._move(enc, "ann", plan, 13, 0))  # type: ignore[attr-defined]
+    enc.env.run()
+    moves = [(m.metres, m.initiative, (m.x, m.y), m.rule) for m in of(seen, E.Moved)]
+    assert moves == [(1, 13, (1, 2), "ZC-MOVE-1"), (2, 12, (1, 3), "ZC-MOVE-1"), (3, 11, (1, 4), "ZC-MOVE-1")]
 
 
 # -------------------------------------------------------------- ZC-BRAWL-1
