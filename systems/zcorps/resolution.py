@@ -962,7 +962,7 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
 
 
 def suppress(enc: Encounter, target: str) -> None:
-    """ZC-FIRE-2: a barrage keeps the target's head down, hit or miss: -1D on its skill rolls this round and the next."""
+    """ZC-FIRE-2: a barrage keeps the target's head down, hit or miss: -1D on its skill rolls, this round and next."""
     t = enc.state.actors[target]
     if alive(t) and t.can_act():
         enc.emit(E.ConditionSet(actor=target, condition=SUPPRESSED, value=enc.round + 1, rule="ZC-FIRE-2"))
