@@ -119,6 +119,9 @@ class Encounter:
         #: the map's walls, sight, cover and paths (fracas.core.battlefield), and where the actors are
         self.battlefield = Battlefield(self.scenario.map)
         self.crowd = Crowd(self.state, self.battlefield.width, self.battlefield.height)
+        #: a re-simulation's header names only the rules its log's header named (a rules field added
+        #: since then takes its default, and is not written): None for a new fight
+        self.recorded_rule_keys: frozenset[str] | None = None
 
     # ------------------------------------------------------------------ clock
 
@@ -319,7 +322,7 @@ class Encounter:
             format=E.FORMAT_VERSION,
             fracas_version=__version__,
             system=self.system.name,
-            rules=header_rules(self.rules),
+            rules=header_rules(self.rules, self.recorded_rule_keys),
             scenario=self.loaded.raw,
             scenario_name=self.scenario.name or Path(self.loaded.path).stem,
             scenario_sha256=content_sha256(self.loaded.raw),

@@ -140,11 +140,16 @@ def get_system(name: str) -> RuleSystem:
     return system
 
 
-def header_rules(rules: msgspec.Struct) -> dict[str, Any]:
-    """The effective rules as a log header records them: edition 1 is left out (absent means 1)."""
+def header_rules(rules: msgspec.Struct, keys: frozenset[str] | None = None) -> dict[str, Any]:
+    """The effective rules as a log header records them: edition 1 is left out (absent means 1).
+
+    ``keys``: only these fields (a re-simulated log's header names what the original named).
+    """
     raw: dict[str, Any] = msgspec.to_builtins(rules)
     if raw.get("edition") == FIRST_EDITION:
         del raw["edition"]
+    if keys is not None:
+        raw = {k: v for k, v in raw.items() if k in keys}
     return raw
 
 

@@ -165,6 +165,7 @@ def encounter_from_header(
         salt=head.dice.salt,
         secret=head.dice.secret,
     )
+    enc.recorded_rule_keys = frozenset(head.rules)  # rules fields added since the log was written stay out
     if log_path is None:
         enc.writer = NullWriter()
     if chooser is not None:

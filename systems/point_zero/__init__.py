@@ -13,7 +13,7 @@ from fracas.core.scenario import parse_duration
 from fracas.core.system import Process, policy_table, registered_policy_names
 from fracas.systems.point_zero import resolution as R
 from fracas.systems.point_zero.oddscmd import PointZeroOdds
-from fracas.systems.point_zero.policies import POLICIES, Plan
+from fracas.systems.point_zero.policies import DECLARED, POLICIES, Plan
 from fracas.systems.point_zero.rules import PHYSICAL, RULE_IDS, SHOCK, PointZeroRules
 from fracas.systems.point_zero.sheet import Actor, Scenario, validate
 
@@ -80,6 +80,49 @@ class PointZero:
 
     def play_round(self, enc: Encounter, rnd: int) -> Process:
         """PZ-INIT-1..3: initiative, declarations slowest first, resolution counting down."""
+        if not R.as_written(enc):
+            yield from self._play_round_edition_1(enc, rnd)
+            return
+        actors = [aid for aid, a in enc.state.actors.items() if R.may_act(enc, a)]
+        specs = enc.actor_specs
+        # PZ-INIT-1: every actor rolls (whether it only moves is known once it has declared)
+        inits = {aid: R.roll_initiative(enc, aid, True) for aid in actors}
+        order = R.resolution_order(enc, inits)
+        plans: dict[str, Plan] = {}
+        enc.scratch[DECLARED] = plans  # what the policies see of the declarations made (policies.declared)
+        moved_only = False
+        for aid in reversed(order):  # PZ-INIT-3: ascending order, each seeing the slower ones' declarations
+            plan = plans[aid] = POLICIES[specs[aid].policy](enc, aid)
+            self._declare(enc, aid, plan)
+            if not plan.acts():  # PZ-INIT-2: a move-only round resolves at DEP
+                inits[aid] = R.roll_initiative(enc, aid, False)
+                moved_only = True
+        if moved_only:
+            order = R.resolution_order(enc, inits)
+        enc.flush()
+        procs = [enc.env.process(self._turn(enc, aid, inits[aid], plans[aid], rank)) for rank, aid in enumerate(order)]
+        # wait for each in turn (cheaper than simpy.AllOf; one already over does not wait)
+        yield from procs
+        for aid, a in enc.state.actors.items():
+            if "sprinting" in a.conditions:
+                enc.emit(E.ConditionCleared(actor=aid, condition="sprinting", rule="PZ-MOVE-3"))
+
+    def _declare(self, enc: Encounter, aid: str, plan: Plan) -> None:
+        enc.emit(
+            E.ActionDeclared(
+                actor=aid,
+                action=plan.kind,
+                text=plan.text(enc),
+                target=plan.target,
+                policy=enc.actor_specs[aid].policy,
+                rule="PZ-INIT-3",
+            )
+        )
+        if plan.kind in ("sprint", "flee") and plan.after:
+            enc.emit(E.ConditionSet(actor=aid, condition="sprinting", value=len(plan.after), rule="PZ-MOVE-3"))
+
+    def _play_round_edition_1(self, enc: Encounter, rnd: int) -> Process:
+        """Rules edition 1: plans before initiative, only actors that act roll, declarations then logged ascending."""
         actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
         specs = enc.actor_specs
         plans: dict[str, Plan] = {}
@@ -115,20 +158,25 @@ class PointZero:
         """PZ-MOVE-1..3: move metre by metre (one per count), act at init - metres moved."""
         count = init
         rule = "PZ-MOVE-2"
+        written = R.as_written(enc)
+        last = 0 if written else 1  # PZ-MOVE-2: the metre that brings initiative to 0 is walked (edition 1: not)
         for cell in plan.before:
             count -= 1
-            if count <= 0:
+            if count < last:
                 enc.emit(E.ActionLost(actor=aid, reason="initiative reached 0 before acting", rule="PZ-MOVE-2"))
                 return
             yield enc.at_count(count, PRIORITY_MOVE + rank)
-            if enc.over or not enc.state.actors[aid].can_act():
+            if enc.over or not R.may_act(enc, enc.state.actors[aid]):
                 return
             R.step(enc, aid, cell, count, rule)
+            if count == 0 and plan.acts():  # « le Tour du personnage est terminé »: the action is lost
+                enc.emit(E.ActionLost(actor=aid, reason="initiative reached 0 before acting", rule="PZ-MOVE-2"))
+                return
         if plan.acts():
             yield enc.at_count(count, PRIORITY_ACT + rank)
             if enc.over:
                 return
-            if not enc.state.actors[aid].can_act():
+            if not R.may_act(enc, enc.state.actors[aid]):
                 enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="PZ-INIT-4"))
                 return
             self._perform(enc, aid, plan)
@@ -140,10 +188,10 @@ class PointZero:
             exit_cell = next(((e.x, e.y) for e in enc.scenario.map.exits if e.name == plan.exit), None)
         for cell in plan.after:
             count -= 1
-            if count <= 0:
+            if count < last:
                 break
             yield enc.at_count(count, PRIORITY_MOVE + rank)
-            if enc.over or not enc.state.actors[aid].can_act():
+            if enc.over or not R.may_act(enc, enc.state.actors[aid]):
                 return
             R.step(enc, aid, cell, count, rule)
             if plan.kind == "flee" and cell == exit_cell and plan.exit is not None:
@@ -198,8 +246,9 @@ class PointZero:
                     R.update_conditions(enc, aid)
             # A wound that cannot change before the end needs no process of its own (nothing
             # else happens between here and a process's first step, so the test is the same).
-            if a.monitors[SHOCK].worst() >= 0 and now + shock_step <= end:
-                procs.append(enc.env.process(self._shock_heals(enc, aid, end)))
+            first_shock = self._first_shock_heal(enc, aid, now, shock_step)
+            if a.monitors[SHOCK].worst() >= 0 and first_shock <= end:
+                procs.append(enc.env.process(self._shock_heals(enc, aid, end, first_shock)))
             m = a.monitors[PHYSICAL]
             stabilised = "stabilised" in a.conditions
             for level in range(len(m.levels) - 1, -1, -1):
@@ -214,15 +263,22 @@ class PointZero:
         if procs:
             yield simpy.AllOf(enc.env, procs)
 
-    def _shock_heals(self, enc: Encounter, aid: str, end: int) -> Process:
+    def _first_shock_heal(self, enc: Encounter, aid: str, now: int, step: int) -> int:
+        """PZ-HEAL-1: the tick the next Shock box clears: the fight's clock runs on (edition 1: a minute from now)."""
+        clock: int | None = enc.scratch.get(R.SHOCK_CLOCK, {}).get(aid)
+        return max(clock, now) if clock is not None and R.as_written(enc) else now + step
+
+    def _shock_heals(self, enc: Encounter, aid: str, end: int, first: int) -> Process:
         """PZ-HEAL-1: one Shock box per minute, the highest first."""
         step = enc.rules.shock_heal_seconds * TICKS_PER_SECOND
+        wake = first
         while True:
             m = enc.state.actors[aid].monitors[SHOCK]
             level = m.worst()
-            if level < 0 or int(enc.env.now) + step > end or "dead" in enc.state.actors[aid].conditions:
+            if level < 0 or wake > end or "dead" in enc.state.actors[aid].conditions:
                 return
-            yield enc.env.timeout(step)
+            yield enc.env.timeout(wake - int(enc.env.now))
+            wake += step
             if "dead" in enc.state.actors[aid].conditions:
                 return
             enc.emit(E.WoundHealed(actor=aid, monitor=SHOCK, level=level, to_level=-1, boxes=1, rule="PZ-HEAL-1"))
@@ -247,7 +303,8 @@ class PointZero:
             level = 2
         r: PointZeroRules = enc.rules
         vig = R.sheet(enc, aid).attributes.VIG
-        since = int(marked_at.get((aid, level), 0.0) * TICKS_PER_SECOND)
+        marked = marked_at.get((aid, level), 0.0) * TICKS_PER_SECOND
+        since = round(marked) if R.as_written(enc) else int(marked)  # edition 1 truncated 16.06 s to tick 1605
         if level == 3:
             return since + vig * 60 * TICKS_PER_SECOND
         if level == 2 and not stabilised:

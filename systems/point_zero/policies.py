@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import msgspec
 from fracas.core.encounter import Encounter
+from fracas.core.events import Noted
 from fracas.core.state import ActorState
 from fracas.systems.point_zero.human import human
 from fracas.systems.point_zero.resolution import (
@@ -73,6 +74,16 @@ class Plan(msgspec.Struct, kw_only=True):
 
 
 Policy = Callable[[Encounter, str], Plan]
+
+#: The encounter scratch key of this round's declarations so far (PZ-INIT-3).
+DECLARED = "pz_declared"
+
+
+def declared(enc: Encounter) -> dict[str, Plan]:
+    """PZ-INIT-3: the plans declared so far this round, slowest first (a policy is asked in ascending order
+    of initiative, so these are the actors slower than the one deciding)."""
+    plans: dict[str, Plan] = enc.scratch.get(DECLARED, {})
+    return plans
 
 
 def enemies(enc: Encounter, actor: str) -> list[ActorState]:
@@ -222,6 +233,8 @@ def scripted(enc: Encounter, actor: str) -> Plan:
     start_after = before[-1] if before else here
     after = path_toward(start_after, (s.after[0], s.after[1]), 10**6) if s.after else []
     kind = {"shoot": "attack", "strike": "attack"}.get(s.action, s.action)
+    if rules_edition(enc) >= 2 and kind not in ("sprint", "flee"):
+        before, after = _free_move_cap(enc, actor, kind, before, after)
     if kind in ("sprint", "flee"):
         exit_name = None
         goal: Cell | None = (s.to[0], s.to[1]) if s.to else None
@@ -233,6 +246,39 @@ def scripted(enc: Encounter, actor: str) -> Plan:
         assert goal is not None
         return Plan(kind=kind, after=path_toward(here, goal, sprint_distance(enc, actor)), exit=exit_name)
     return Plan(kind=kind, target=s.target, weapon=s.weapon, before=before, after=after, surpass=s.surpass)
+
+
+def rules_edition(enc: Encounter) -> int:
+    edition: int = enc.rules.edition
+    return edition
+
+
+def _free_move_cap(
+    enc: Encounter, actor: str, kind: str, before: list[Cell], after: list[Cell]
+) -> tuple[list[Cell], list[Cell]]:
+    """PZ-MOVE-1: a script walks no more than the free move around its action, and not at all while aiming.
+
+    The script is clamped (metres before the action first) and the reason logged.
+    """
+    if not before and not after:
+        return before, after
+    if kind == "aim":  # « l'action ne nécessite pas de rester à un emplacement fixe »
+        enc.emit(Noted(actor=actor, text="aiming is done standing still: no free move this round", rule="PZ-MOVE-1"))
+        return [], []
+    cap = free_move(enc, actor)
+    if len(before) + len(after) <= cap:
+        return before, after
+    walked = len(before) + len(after)
+    before = before[:cap]
+    after = after[: cap - len(before)]
+    enc.emit(
+        Noted(
+            actor=actor,
+            text=f"the script walks {walked} m around the action; the free move is {cap} m: it walks {cap} m",
+            rule="PZ-MOVE-1",
+        )
+    )
+    return before, after
 
 
 POLICIES: dict[str, Policy] = {

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from fracas.core import events as E
-from fracas.core.encounter import Encounter, tie_broken_order
+from fracas.core.encounter import PRIORITY_ROUND, TICKS_PER_SECOND, At, Encounter, tie_broken_order
 from fracas.core.scenario import CoverZone
 from fracas.core.state import ActorState
 from fracas.systems.point_zero.rules import PHYSICAL, SHOCK, PointZeroRules
@@ -28,6 +28,20 @@ FISTS = Weapon(name="fists", skill="brawl", pu="1d6", damage="shock", type="blun
 def rules(enc: Encounter) -> PointZeroRules:
     r: PointZeroRules = enc.rules
     return r
+
+
+def as_written(enc: Encounter) -> bool:
+    """Rules edition 2 or later: the rules-as-written readings of issue 13 (docs/rules-notes.md)."""
+    return rules(enc).edition >= 2
+
+
+#: PZ-MON-5: what stops an actor from acting at all; a Critique/Sonné (incapacitated) actor may still decide to act.
+CANNOT_ACT = frozenset({"dead", "fled", "surrendered", "unconscious", "paralysed", "absent"})
+
+
+def may_act(enc: Encounter, a: ActorState) -> bool:
+    """PZ-MON-5: whether an actor may act this round (edition 1: not when incapacitated)."""
+    return CANNOT_ACT.isdisjoint(a.conditions) if as_written(enc) else a.can_act()
 
 
 def sheet(enc: Encounter, actor: str) -> Actor:
@@ -298,7 +312,9 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
     a = st[attacker]
     weapon = weapon_of(enc, attacker, weapon_name)
     t = st.get(target)
-    if t is None or (not t.can_act() and "incapacitated" not in t.conditions):
+    # PZ-INIT-4: a target gone is no target; the dead keep their ``incapacitated`` (edition 1 shot at them)
+    gone = t is None or (not t.can_act() and "incapacitated" not in t.conditions)
+    if gone or (as_written(enc) and t is not None and "dead" in t.conditions):
         enc.emit(E.ActionLost(actor=attacker, reason=f"{target} is no longer a target", rule="PZ-INIT-4"))
         return
     if weapon.name != "fists" and a.weapons.get(weapon.name, "ready") != "ready":
@@ -500,9 +516,10 @@ def mark_level(enc: Encounter, actor: str, monitor: str, level: int, *, damage: 
     if "dead" in a.conditions:
         return
     m = a.monitors[monitor]
+    own_rule = rule == "PZ-SURP-1" and as_written(enc)  # a strain box stays strain when it overflows
     while level < len(m.levels) and m.marked[level] >= m.boxes[level]:
         level += 1
-        rule = "PZ-MON-4"
+        rule = rule if own_rule else "PZ-MON-4"
     if level >= len(m.levels):
         if monitor == PHYSICAL:
             enc.emit(E.ActorDied(actor=actor, cause="wounds past Fatale", rule="PZ-MON-4"))
@@ -521,6 +538,40 @@ def mark_level(enc: Encounter, actor: str, monitor: str, level: int, *, damage: 
     if monitor == PHYSICAL and level >= 2:
         timers: dict[tuple[str, int], float] = enc.scratch.setdefault("pz_marked_at", {})
         timers.setdefault((actor, level), enc.now_seconds)
+    if monitor == SHOCK and as_written(enc) and not enc.in_aftermath:
+        start_shock_clock(enc, actor)
+
+
+#: PZ-HEAL-1: per actor, the tick at which its next Shock box clears (a clock runs while it has any).
+SHOCK_CLOCK = "pz_shock_clock"
+
+
+def start_shock_clock(enc: Encounter, actor: str) -> None:
+    """PZ-HEAL-1: one Shock box clears a minute after the first was marked, then each minute, fight or not."""
+    clocks: dict[str, int] = enc.scratch.setdefault(SHOCK_CLOCK, {})
+    if actor in clocks:
+        return
+    clocks[actor] = int(enc.env.now) + rules(enc).shock_heal_seconds * TICKS_PER_SECOND
+    enc.env.process(_shock_clock(enc, actor, clocks))
+
+
+def _shock_clock(enc: Encounter, actor: str, clocks: dict[str, int]) -> Any:
+    """PZ-HEAL-1 during the fight; the aftermath's own process takes over from the tick this one would have woken."""
+    while True:
+        yield At(enc.env, clocks[actor], PRIORITY_ROUND)
+        a = enc.state.actors[actor]
+        if enc.over or enc.in_aftermath:
+            return
+        level = a.monitors[SHOCK].worst()
+        if level < 0 or "dead" in a.conditions:
+            del clocks[actor]
+            return
+        enc.emit(E.WoundHealed(actor=actor, monitor=SHOCK, level=level, to_level=-1, boxes=1, rule="PZ-HEAL-1"))
+        update_conditions(enc, actor)
+        if a.monitors[SHOCK].worst() < 0:
+            del clocks[actor]
+            return
+        clocks[actor] += rules(enc).shock_heal_seconds * TICKS_PER_SECOND
 
 
 def update_conditions(enc: Encounter, actor: str) -> None:
@@ -588,9 +639,18 @@ def medicine_test(enc: Encounter, patient: str, spec: Any) -> bool:
     mods = []
     if medic == patient:
         mods.append(E.Modifier(name="treating oneself", value=r.self_treatment, rule="PZ-HEAL-3"))
+    cog_mods: list[E.Modifier] = []
     if medic in enc.actor_specs:
         level = sheet(enc, medic).skills.get("medicine", 0)
         cog = sheet(enc, medic).attributes.COG
+        carer = enc.state.actors.get(medic)
+        if as_written(enc):  # « Un personnage conscient peut tenter de se soigner »: care needs a conscious carer
+            out = None if carer is None else next((c for c in MEDIC_OUT if c in carer.conditions), None)
+            if carer is None or out is not None:
+                why = "not here" if carer is None else out
+                enc.emit(E.Noted(actor=patient, text=f"{medic} is {why}: no care for {patient}", rule="PZ-HEAL-3"))
+                return False
+            cog, cog_mods = effective_attribute(enc, medic, "COG")  # PZ-MON-5: a wounded medic's COG
     else:
         level, cog = spec.medicine, spec.cog
     faces = (
@@ -610,6 +670,7 @@ def medicine_test(enc: Encounter, patient: str, spec: Any) -> bool:
             kept=cog,
             dice_total=total,
             modifiers=mods,
+            pool_modifiers=cog_mods,
             difficulty=difficulty,
             difficulty_base=base,
             total=total,
@@ -619,3 +680,7 @@ def medicine_test(enc: Encounter, patient: str, spec: Any) -> bool:
         )
     )
     return ok
+
+
+#: PZ-HEAL-3: a medic in any of these states treats nobody (the first found is named).
+MEDIC_OUT = ("dead", "unconscious", "paralysed", "fled", "absent")

@@ -146,10 +146,14 @@ def test_pz_round_1_a_round_is_three_seconds(tmp_path: Path) -> None:
 
 def test_pz_init_2_an_actor_that_only_moves_has_initiative_dep(tmp_path: Path) -> None:
     script = '[{ action = "sprint", to = [30, 5] }]'
+    # everyone rolls (PZ-INIT-3: whether one only moves is known once declared); Bob's sprint then takes DEP
     fight = run_fight(
-        duel(tmp_path, bpolicy="scripted", bscript=script, limit=1), tmp_path, dice=[3, 3, 3, 1, 1, 1, 1], seed="1"
+        duel(tmp_path, bpolicy="scripted", bscript=script, limit=1),
+        tmp_path,
+        dice=[3, 3, 3, 1, 1, 1, 1, 1, 1, 1],
+        seed="1",
     )
-    bob = next(e for e in fight.events(E.InitiativeSet) if e.actor == "bob")
+    bob = [e for e in fight.events(E.InitiativeSet) if e.actor == "bob"][-1]
     assert (bob.value, bob.rule) == (15, "PZ-INIT-2")
 
 
@@ -187,9 +191,10 @@ def test_pz_move_1_free_move_is_a_third_of_dep(tmp_path: Path) -> None:
 
 
 def test_pz_move_3_a_sprinter_is_shot_where_its_run_has_taken_it(tmp_path: Path) -> None:
-    # ann (init 3+4+5 = 12) shoots bob, who sprints from x=10 (init = DEP 15, one metre per count)
+    # ann (init 3+4+5 = 12) shoots bob, who sprints from x=10 (rolled 1+1+1, declared a sprint: init = DEP 15,
+    # one metre per count)
     script = '[{ action = "sprint", to = [30, 5] }]'
-    dice = [3, 4, 5, 1, 1, 1, 1]
+    dice = [3, 4, 5, 1, 1, 1, 1, 1, 1, 1]
     fight = run_fight(duel(tmp_path, bpolicy="scripted", bscript=script, limit=1), tmp_path, dice=dice)
     shot = next(x for x in fight.entries_of(E.SkillTested))
     assert shot.count == 12
