@@ -313,8 +313,11 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
     weapon = weapon_of(enc, attacker, weapon_name)
     t = st.get(target)
     # PZ-INIT-4: a target gone is no target; the dead keep their ``incapacitated`` (edition 1 shot at them)
-    gone = t is None or (not t.can_act() and "incapacitated" not in t.conditions)
-    if gone or (as_written(enc) and t is not None and "dead" in t.conditions):
+    if (
+        t is None
+        or (not t.can_act() and "incapacitated" not in t.conditions)
+        or ("dead" in t.conditions and as_written(enc))
+    ):
         enc.emit(E.ActionLost(actor=attacker, reason=f"{target} is no longer a target", rule="PZ-INIT-4"))
         return
     if weapon.name != "fists" and a.weapons.get(weapon.name, "ready") != "ready":
