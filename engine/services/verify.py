@@ -601,14 +601,18 @@ def check_header(head: E.EncounterStarted) -> Problem | None:
 def _rules_problem(head: E.EncounterStarted) -> Problem | None:
     """The header's rules are the system's defaults with the embedded scenario's ``[rules]`` overrides."""
     overrides = head.scenario.get("rules", {}) if isinstance(head.scenario, dict) else {}
-    # format 1 came before rules editions: a header without an edition played edition 1
-    first_edition = head.format == 1 and "edition" not in head.rules
+    # format 1 came before rules editions: a header without an edition played edition 1; a header of an
+    # older edition than this version's default played that edition (docs/rules-notes.md, "Rules editions")
+    named = head.rules.get("edition")
+    edition = named if type(named) is int else FIRST_EDITION if head.format == 1 and named is None else None
     try:
-        want = _expected_rules(head.system, _json_encoder.encode(overrides), first_edition)
+        want, older = _expected_rules(head.system, _json_encoder.encode(overrides), edition)
     except FracasError as exc:
         return Problem(step="header", line=1, seq=0, message=f"header field system: {exc}")
     except (msgspec.ValidationError, msgspec.DecodeError, TypeError) as exc:
         return Problem(step="header", line=1, seq=0, message=f"header field scenario.rules: {exc}")
+    if older:  # rules fields added since that edition take their defaults, and its header does not name them
+        want = {k: v for k, v in want.items() if k in head.rules}
     if want == head.rules:
         return None
     for key in sorted(set(want) | set(head.rules)):
@@ -629,15 +633,18 @@ def _rules_problem(head: E.EncounterStarted) -> Problem | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _expected_rules(system_name: str, overrides: bytes, first_edition: bool) -> dict[str, Any]:
-    """The header rules of a system's defaults with these overrides (cached: a batch of logs shares them)."""
+def _expected_rules(system_name: str, overrides: bytes, edition: int | None) -> tuple[dict[str, Any], bool]:
+    """The header rules of a system's defaults with these overrides, and whether ``edition`` (the one the
+    header played) is older than the default (cached: a batch of logs shares them)."""
     system = get_system(system_name)
     raw = msgspec.json.decode(overrides)
     if not isinstance(raw, dict):
         raise TypeError(f"[rules] must be a table, found {type(raw).__name__}")
-    if first_edition and "edition" in msgspec.to_builtins(system.rules_type()):
-        raw.setdefault("edition", FIRST_EDITION)
-    return header_rules(effective_rules(system, raw))
+    current = msgspec.to_builtins(system.rules_type()).get("edition")
+    older = type(current) is int and edition is not None and FIRST_EDITION <= edition < current
+    if older:
+        raw.setdefault("edition", edition)
+    return header_rules(effective_rules(system, raw)), older
 
 
 def _notes(head: E.EncounterStarted, commitment: str | None) -> list[str]:

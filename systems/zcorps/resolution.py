@@ -859,8 +859,9 @@ def rounds_needed(enc: Encounter, actor: str, weapon: Weapon, mode: str, targets
 def mode_legal(enc: Encounter, actor: str, weapon: Weapon, mode: str, targets: int) -> str | None:
     """ZC-FIRE-1 / C-ILLEGAL-1: why a mode cannot be fired now (None: it can)."""
     r = rules(enc)
-    if mode not in r.legal_modes.get(weapon.type, []) and not (
-        mode == "suppressive" and r.suppressive_automatic and weapon.type in ("smg", "assault_rifle")
+    automatic_barrage = mode == "suppressive" and weapon.type in ("smg", "assault_rifle")
+    if mode not in r.legal_modes.get(weapon.type, []) or (
+        automatic_barrage and r.edition >= 2 and not r.suppressive_automatic  # « Tir de barrage (semi-automatique) »
     ):
         return f"{weapon.name} ({weapon.type}) cannot fire {mode.replace('_', ' ')}"
     if mode in ("semi_multi", "burst_multi") and targets < 2:

@@ -71,8 +71,8 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
             "handgun": ["single", "semi", "semi_multi", "suppressive"],
             "rifle": ["single", "semi", "semi_multi", "suppressive"],
             "shotgun": ["single"],
-            "smg": ["burst", "burst_multi", "long_burst"],
-            "assault_rifle": ["single_auto", "burst", "burst_multi", "long_burst"],
+            "smg": ["burst", "burst_multi", "long_burst", "suppressive"],
+            "assault_rifle": ["single_auto", "burst", "burst_multi", "long_burst", "suppressive"],
             "machine_gun": ["long_burst", "single_auto"],
         }
     )
@@ -91,7 +91,8 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         }
     )
     # ZC-FIRE-2: suppressive fire (« Tir de barrage (semi-automatique) ») from SMGs and assault
-    # rifles too (one burst), an option; the dice its targets lose on skill rolls, this round and the next.
+    # rifles too (one burst), an option (edition 1 allowed it as legal_modes lists it); the dice its
+    # targets lose on skill rolls, this round and the next.
     suppressive_automatic: bool = False
     suppressed_dice: int = 1
     semi_auto_max_rounds: int = 2
