@@ -90,9 +90,10 @@ class PointZero:
         order = R.resolution_order(enc, inits)
         plans: dict[str, Plan] = {}
         enc.scratch[DECLARED] = plans  # what the policies see of the declarations made (policies.declared)
+        policies = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")
         moved_only = False
         for aid in reversed(order):  # PZ-INIT-3: ascending order, each seeing the slower ones' declarations
-            plan = plans[aid] = POLICIES[specs[aid].policy](enc, aid)
+            plan = plans[aid] = policies[specs[aid].policy](enc, aid)
             self._declare(enc, aid, plan)
             if not plan.acts():  # PZ-INIT-2: a move-only round resolves at DEP
                 inits[aid] = R.roll_initiative(enc, aid, False)

@@ -147,7 +147,9 @@ def test_pz_init_3_initiative_first_then_declarations_slowest_first_seeing_those
         asked.append((actor, [f"{a}: {p.kind}" for a, p in P.declared(enc).items()]))
         return aggressive(enc, actor)
 
-    monkeypatch.setitem(P.POLICIES, "aggressive", spy)
+    import fracas.systems.point_zero as point_zero
+
+    monkeypatch.setattr(point_zero, "policy_table", lambda *args, **kw: {**P.POLICIES, "aggressive": spy})
     enc = enc_for(tmp_path, dice=[5, 5, 5, 2, 2, 2] + [1] * 40)
     seen = play_one_round(enc)
     assert asked == [("bob", []), ("ann", ["bob: attack"])]
