@@ -233,7 +233,7 @@ def scripted(enc: Encounter, actor: str) -> Plan:
     start_after = before[-1] if before else here
     after = path_toward(start_after, (s.after[0], s.after[1]), 10**6) if s.after else []
     kind = {"shoot": "attack", "strike": "attack"}.get(s.action, s.action)
-    if rules_edition(enc) >= 2 and kind not in ("sprint", "flee"):
+    if rules_edition(enc) >= 3 and kind not in ("sprint", "flee"):
         before, after = _free_move_cap(enc, actor, kind, before, after)
     if kind in ("sprint", "flee"):
         exit_name = None

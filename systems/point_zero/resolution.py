@@ -31,8 +31,8 @@ def rules(enc: Encounter) -> PointZeroRules:
 
 
 def as_written(enc: Encounter) -> bool:
-    """Rules edition 2 or later: the rules-as-written readings of issue 13 (docs/rules-notes.md)."""
-    return rules(enc).edition >= 2
+    """Rules edition 3 or later: the rules-as-written readings of issue 13 for Point Zéro (docs/rules-notes.md)."""
+    return rules(enc).edition >= 3
 
 
 #: PZ-MON-5: what stops an actor from acting at all; a Critique/Sonné (incapacitated) actor may still decide to act.

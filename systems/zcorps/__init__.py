@@ -304,7 +304,7 @@ class ZCorps:
 
     def _move(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
         """ZC-MOVE-1: one metre per initiative count from the action's count (a move is an action)."""
-        rule = "ZC-MOVE-1" if enc.rules.edition >= 2 else "C-CLOCK-1"  # edition 1 cited the clock
+        rule = "ZC-MOVE-1" if enc.rules.edition >= 3 else "C-CLOCK-1"  # editions 1 and 2 cited the clock
         for i, cell in enumerate(plan.path):
             at = max(1, count - i)
             if i:

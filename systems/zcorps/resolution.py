@@ -861,7 +861,7 @@ def mode_legal(enc: Encounter, actor: str, weapon: Weapon, mode: str, targets: i
     r = rules(enc)
     automatic_barrage = mode == "suppressive" and weapon.type in ("smg", "assault_rifle")
     if mode not in r.legal_modes.get(weapon.type, []) or (
-        automatic_barrage and r.edition >= 2 and not r.suppressive_automatic  # « Tir de barrage (semi-automatique) »
+        automatic_barrage and r.edition >= 3 and not r.suppressive_automatic  # « Tir de barrage (semi-automatique) »
     ):
         return f"{weapon.name} ({weapon.type}) cannot fire {mode.replace('_', ' ')}"
     if mode in ("semi_multi", "burst_multi") and targets < 2:
@@ -957,7 +957,7 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
         )
         if ev.success:
             damage(enc, actor, target, weapon, ev.margin, dmg_dice, called_damage, plan.called, plan.stakes)
-        if plan.mode == "suppressive" and rules(enc).edition >= 2:
+        if plan.mode == "suppressive" and rules(enc).edition >= 3:
             suppress(enc, target)
         enc.check_end()
 

@@ -1,4 +1,4 @@
-"""Point Zéro rules as written (issue 13, rules edition 2): each test quotes the sentence of seed 003 it holds to.
+"""Point Zéro rules as written (issue 13, rules edition 3): each test quotes the sentence of seed 003 it holds to.
 
 The set-up is test_point_zero_rules.py's duel: Ann (DEP 18, medic) and Bob (DEP 15), 5 m apart.
 """
