@@ -241,6 +241,22 @@ def _decodes(raw: bytes, *, binary: bool = False) -> bool:
     return True
 
 
+#: How an entry with seq 1 begins in msgpack, after its map header: the key "seq", then 1.
+_SEQ_1 = b"\xa3seq\x01"
+
+
+def _second_entry_follows(data: bytes) -> bool:
+    """Whether a whole entry with seq 1 starts somewhere after the first byte: then the first frame, whose
+    length a damaged byte may have changed (so its end is not where the next frame starts), is a damaged header."""
+    k = data.find(_SEQ_1, 1)
+    while k > 0:
+        end = _msgpack_frame_end(data, k - 1)
+        if end is not None and end <= len(data) and _decodes(data[k - 1 : end], binary=True):
+            return True
+        k = data.find(_SEQ_1, k + 1)
+    return False
+
+
 def _load_binary(path: Path, data: bytes) -> _Loaded:
     """Split the file into msgpack frames (fracas.core.log) and decode each; keep the frames as they are."""
     entries: list[E.Entry] = []
@@ -252,6 +268,8 @@ def _load_binary(path: Path, data: bytes) -> _Loaded:
         end = _msgpack_frame_end(data, pos)
         if end is None or end > size:
             if n == 1:
+                if _second_entry_follows(data):  # a flipped length swallowed the rest: the header is damaged
+                    raise _DamagedHeader(_damaged(msgspec.DecodeError("the header frame runs past the file")))
                 raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)")
             problem = Problem(
                 step="structure",
@@ -266,7 +284,7 @@ def _load_binary(path: Path, data: bytes) -> _Loaded:
         except msgspec.DecodeError as exc:
             if n == 1:
                 after = _msgpack_frame_end(data, end) if end < size else None
-                if after is not None and _decodes(data[end:after], binary=True):
+                if (after is not None and _decodes(data[end:after], binary=True)) or _second_entry_follows(data):
                     raise _DamagedHeader(_damaged(exc)) from None
                 raise Unreadable(f"{path}: not a fracas log (neither JSON Lines nor msgpack frames)") from None
             problem = Problem(step="structure", line=n, seq=len(entries), message=f"frame {n} does not decode: {exc}")
