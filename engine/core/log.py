@@ -240,7 +240,7 @@ def _iter_binary(path: Path, decoder: Any) -> Iterator[Entry | TornLine]:
             return
         try:
             yield decoder.decode(data[pos:end])
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:  # msgspec < 0.23: a non-UTF-8 key escapes
             if end >= size:
                 yield TornLine(line=frame, length=size - pos, error=str(exc))
                 return

@@ -281,7 +281,7 @@ def _load_binary(path: Path, data: bytes) -> _Loaded:
         frame = data[pos:end]
         try:
             entry = _mp_decoder.decode(frame)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:  # msgspec < 0.23: a non-UTF-8 key escapes
             if n == 1:
                 after = _msgpack_frame_end(data, end) if end < size else None
                 if (after is not None and _decodes(data[end:after], binary=True)) or _second_entry_follows(data):
