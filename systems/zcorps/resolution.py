@@ -622,6 +622,9 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
     pens = pool_penalties(enc, actor, agility=True, skill_roll=False)
     rolled = with_dice(code, sum(d for _, d, _ in pens)) if pens else code
     roll = roll_code(enc, actor, rolled, purpose="initiative (Agilité)", rule="ZC-INIT-1")
+    short = r.points_per_action - roll.total % r.points_per_action
+    if r.edition >= 4 and rolled.dice > 0 and short <= 3 and enc.state.actors[actor].resources.get("cp", 0) > 0:
+        spend_cp(enc, actor, roll, 1, purpose="initiative (Agilité)")  # ZC-CP-1 (policy): one die for one more action
     value = max(1, min(roll.total, enc.round_ticks - 1))
     actions = max(1, value // r.points_per_action)
     enc.emit(E.InitiativeSet(actor=actor, value=value, actions=actions, rule="ZC-INIT-1"))
@@ -1190,7 +1193,10 @@ def damage(
         mods.append(E.Modifier(name="margin of success / 5", value=added, rule="ZC-DMG-1"))
     if called_damage:
         mods.append(E.Modifier(name=f"called shot: {called}", value=called_damage, rule="ZC-AIM-1"))
-    roll = roll_code(enc, actor, code, purpose=f"{weapon.name} damage on {target} ({code_text})", rule="ZC-DMG-1")
+    purpose = f"{weapon.name} damage on {target} ({code_text})"
+    roll = roll_code(enc, actor, code, purpose=purpose, rule="ZC-DMG-1")
+    if r.edition >= 4 and stakes >= 2 and enc.state.actors[actor].resources.get("cp", 0) > 0:
+        spend_cp(enc, actor, roll, 1, purpose=purpose)  # ZC-CP-1 (policy): one CP die on critical stakes
     bonus = code.pips + added + called_damage
     dice_total = roll.dice_total
     total = max(0, dice_total + bonus)
@@ -1216,11 +1222,22 @@ def resist(enc: Encounter, target: str, total: int, *, stakes: int) -> None:
     # policy: buy CP when the hit would otherwise incapacitate or worse
     bands = rules(enc).wound_bands
     resistance = roll.total
+    spent = 0
     if total - resistance > bands[1]:
-        n = cp_wanted(enc, target, total - resistance - bands[1], max(stakes, 1))
-        if n:
-            spend_cp(enc, target, roll, n, purpose=t.resistance_roll)
+        spent = cp_wanted(enc, target, total - resistance - bands[1], max(stakes, 1))
+        if spent:
+            spend_cp(enc, target, roll, spent, purpose=t.resistance_roll)
             resistance = roll.total
+    a = enc.state.actors[target]
+    if rules(enc).edition >= 4 and not spent and total - resistance > bands[2] and a.resources.get("cojones", 0) > 0:
+        # ZC-RES-1 / ZC-COJ-1 (policy): a mortal hit or worse: the Cojones reroll, the new roll replaces the old
+        enc.emit(
+            E.ResourceSpent(
+                actor=target, resource="cojones", amount=1, left=a.resources["cojones"] - 1, rule="ZC-COJ-1"
+            )
+        )
+        roll = roll_code(enc, target, t.resistance, purpose=t.resistance_roll + " (Cojones reroll)", rule="ZC-RES-1")
+        resistance = roll.total
     parts = [E.Modifier(name=f"resistance roll ({t.resistance_source})", value=resistance, rule="ZC-RES-1")]
     enc.emit(E.ThresholdComputed(actor=target, value=resistance, parts=parts, rule="ZC-RES-1"))
     wound(enc, target, total, resistance)
@@ -1304,14 +1321,19 @@ def wound_effects(enc: Encounter, actor: str, level: int) -> None:
         enc.emit(E.ConditionSet(actor=actor, condition="incapacitated", rule="ZC-WOUND-1"))
         return
     code = trait(enc, actor, "stamina")
-    roll = roll_code(enc, actor, code, purpose=f"stamina vs {r.stamina_difficulty} (Incapacitated)", rule="ZC-WOUND-1")
+    purpose = f"stamina vs {r.stamina_difficulty} (Incapacitated)"
+    roll = roll_code(enc, actor, code, purpose=purpose, rule="ZC-WOUND-1")
+    if r.edition >= 4 and code.dice > 0:  # ZC-CP-1: CP on every roll; policy: as a test with high stakes
+        n = cp_wanted(enc, actor, r.stamina_difficulty - roll.total, 1)
+        if n:
+            spend_cp(enc, actor, roll, n, purpose=purpose)
     ok = roll.total >= r.stamina_difficulty
     enc.emit(
         E.SkillTested(
             actor=actor,
             rule="ZC-WOUND-1",
             skill=f"stamina {code}",
-            kept=code.dice,
+            kept=code.dice + len(roll.cp_plain) + len(roll.cp_jokers),
             dice_total=roll.dice_total,
             difficulty=r.stamina_difficulty,
             difficulty_base=r.stamina_difficulty,

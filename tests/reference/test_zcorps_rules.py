@@ -20,7 +20,7 @@ from fracas.core.scenario import load_scenario
 from fracas.core.system import get_system
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps.odds import DCode
-from fracas.systems.zcorps.rules import RULE_IDS, WOUNDS
+from fracas.systems.zcorps.rules import INCAPACITATED, RULE_IDS, WOUNDED, WOUNDS
 
 SCENARIO = """
 system = "zcorps"
@@ -225,6 +225,50 @@ def test_zc_cp_1_policy_buys_cp_only_with_stakes_and_at_most_three(tmp_path: Pat
     assert R.cp_wanted(enc, "ann", 9, stakes=1) == 3
     assert R.cp_wanted(enc, "ann", 10, stakes=1) == 0
     assert R.cp_wanted(enc, "ann", 2, stakes=0) == 0
+
+
+def test_zc_cp_1_character_points_on_initiative(tmp_path: Path) -> None:
+    """Seed 000: « Chaque fois qu'un joueur effectue un jet de dés, il a la possibilité de dépenser des Points de
+    Personnage pour augmenter le total de dés à lancer. »
+
+    Ann's Agilité 3D+2 rolls 5, 5, Joker 5 = 17: 3 short of a second action, she buys one CP die (4): 21.
+    """
+    enc, seen = encounter(tmp_path, [5, 5, 5, 4])
+    assert R.roll_initiative(enc, "ann") == 21
+    assert of(seen, E.InitiativeSet)[0].actions == 2
+    assert [(s.resource, s.amount) for s in of(seen, E.ResourceSpent)] == [("cp", 1)]
+
+
+def test_zc_cp_1_character_points_on_the_stamina_roll(tmp_path: Path) -> None:
+    """Seed 000: « Chaque fois qu'un joueur effectue un jet de dés [...] Points de Personnage »: the stamina roll
+    too. Ann's 3D rolls 4, 4, Joker 4 = 12 vs 15: one CP die (3) makes 15, she hangs on."""
+    enc, seen = encounter(tmp_path, [4, 4, 4, 3])
+    R.wound_effects(enc, "ann", INCAPACITATED)
+    (test,) = of(seen, E.SkillTested)
+    assert (test.total, test.success, test.kept) == (15, True, 4)
+    assert "hanging_on" in enc.state.actors["ann"].conditions
+
+
+def test_zc_cp_1_character_points_on_damage_with_critical_stakes(tmp_path: Path) -> None:
+    """Seed 000: « Chaque fois qu'un joueur effectue un jet de dés [...] Points de Personnage »: the damage roll
+    too (policy: one CP die when the attack's stakes are critical). The smg's 4D: 2, 2, 2, Joker 2 + CP 3 = 11;
+    Bob resists with 4D+1: 6, 6, 6, Joker 5 + 1 = 24 and shrugs it off."""
+    enc, seen = encounter(tmp_path, [2, 2, 2, 2, 3, 6, 6, 6, 5])
+    R.damage(enc, "ann", "bob", R.weapon_of(enc, "ann", "smg"), 0, 0, 0, None, 2)
+    (dmg,) = of(seen, E.DamageRolled)
+    assert dmg.total == 11
+    assert [(s.actor, s.resource, s.amount) for s in of(seen, E.ResourceSpent)] == [("ann", "cp", 1)]
+
+
+def test_zc_res_1_cojones_on_the_resistance_roll(tmp_path: Path) -> None:
+    """Seed 000: « Le point dépensé permet de relancer un Test échoué »; RULES ZC-RES-1: CP or Cojones may be spent
+    on resistance. Ann (3D + armour 1D+1) rolls 1, 1, 1, Joker 2 + 1 = 6 against 30 (mortal or worse, too far
+    for CP): Cojones reroll 6, 6, 6, Joker 5 + 1 = 24: Wounded."""
+    enc, seen = encounter(tmp_path, [1, 1, 1, 2, 6, 6, 6, 5])
+    R.resist(enc, "ann", 30, stakes=0)
+    assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
+    assert of(seen, E.ThresholdComputed)[0].value == 24
+    assert [w.level for w in of(seen, E.WoundMarked)] == [WOUNDED]
 
 
 # ---------------------------------------------------------------- ZC-COJ-1
@@ -627,8 +671,9 @@ def test_zc_wound_1_wounded_again_is_severely_wounded_at_minus_2d(tmp_path: Path
 
 
 def test_zc_wound_1_incapacitated_stamina_roll_vs_15_or_out_for_10d_minutes(tmp_path: Path) -> None:
-    # stamina = Puissance 3D: 1, 2, Joker 3 = 6 < 15 -> unconscious for 10D minutes (all 2s: 20)
-    enc, seen = encounter(tmp_path, [1, 2, 3] + [2] * 10)
+    # stamina = Puissance 3D: 1, 2, Joker 3 = 6 < 15; 3 CP (ZC-CP-1: 9 short, 3 a die) 1, 1, 1: 9 < 15
+    # -> unconscious for 10D minutes (all 2s: 20)
+    enc, seen = encounter(tmp_path, [1, 2, 3, 1, 1, 1] + [2] * 10)
     R.wound(enc, "ann", 20, 10)
     cond = next(c for c in of(seen, E.ConditionSet) if c.condition == "unconscious")
     assert (cond.value, cond.until) == (20, 1200.0)
