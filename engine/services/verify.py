@@ -1021,6 +1021,8 @@ def check_rules(entries: Sequence[E.Entry], head: E.EncounterStarted, notes: lis
         seq = enc.seq
         if seq >= n:  # the rules roll on past the end of an unfinished log
             return None
+        if not finished and all(type(e.ev) is E.DiceRolled for e in entries[seq:]):
+            return None  # cut between the DiceRolled events of one draw (a Z-Corps roll: plain dice, then Joker)
         got = type(entries[seq].ev).__name__
         return Problem(
             step="rules",

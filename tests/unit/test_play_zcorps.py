@@ -28,7 +28,9 @@ FIREFIGHT = ROOT / "scenarios" / "zcorps" / "firefight.toml"
 def human_vance(tmp_path: Path) -> Path:
     """The firefight with Sgt Vance (the first cautious actor) played by a human."""
     path = tmp_path / "human_vance.toml"
-    path.write_text(FIREFIGHT.read_text().replace('policy = "cautious"', 'policy = "human"', 1))
+    text = FIREFIGHT.read_text().replace('policy = "cautious"', 'policy = "human"', 1)
+    # rules edition 3: the fight these menus were checked on (edition 4's CP on initiative shortens it)
+    path.write_text(text.replace("[rules]\n", "[rules]\nedition = 3\n", 1))
     return path
 
 
