@@ -21,6 +21,11 @@ bare loop is checked against the engine: over the same seeds the win rates
 and the mean number of rounds must agree within sampling error; the
 ``sanity`` line says so, and counts the seeds whose fight ends the same way
 (the bare loops draw their dice in the engine's order, so they all should).
+Then the scale figures (``--scale`` runs only them): on a Point Zéro open map (no
+wall, three rounds, JSONL log, CPU time), the cost of one actor-round at 200 and
+3,200 actors and their ratio (the crowd index keeps it flat: target <= 1.5), a
+10,000-actor fight of three rounds (not with ``--quick``), and the Z-Corps horde
+(tests/data/zc_horde_1000.toml: run time, verify ms per 10,000 events).
 Then the 3-versus-3 warehouse, a long log (replay speed and memory), batch fights/s per worker count with the scaling
 efficiency (``fracas.services.batch.bench_batch``), and Dask-local
 versus the process pool (``fracas.services.batch.bench_dask_vs_pool``, not with
@@ -934,6 +939,103 @@ def bench_quality(seeds: int, say: Callable[[str], None]) -> dict[str, Any]:
     return out
 
 
+# ------------------------------------------------------- scale: a cost per actor that stays flat
+
+HORDE = ROOT / "tests" / "data" / "zc_horde_1000.toml"
+
+
+def open_map(actors: int) -> str:
+    """A Point Zéro open map (no wall, no cover) with ``actors`` gunmen, half a side each, three rounds.
+
+    About four cells per actor; each side fills its half of the map row by row, every other row,
+    so the two lines face each other across the middle.
+    """
+    side = math.ceil(math.sqrt(actors * 4))
+    lines = [
+        'system = "point_zero"',
+        f'name = "Open map, {actors} actors"',
+        "round_limit = 3",
+        "[map]",
+        f"width = {side}",
+        f"height = {side}",
+        '[[sides]]\nid = "a"\n[[sides]]\nid = "b"',
+    ]
+    half = actors // 2
+    cols = side // 2
+    for i in range(actors):
+        team, j = ("a", i) if i < half else ("b", i - half)
+        x = j % cols if team == "a" else side - 1 - (j % cols)
+        y = (j // cols) * 2 % side
+        lines.append(
+            f'[[actors]]\nid = "{team}{j}"\nside = "{team}"\nposition = [{x}, {y}]\n'
+            "attributes = { PER = 3, ADR = 3, VIG = 3, COG = 3, INIT = 3, DEP = 18 }\n"
+            "skills = { handguns = 4, brawl = 2, resistance = 3 }\n"
+            'weapons = [{ name = "revolver", skill = "handguns", pu = "4d6", ammo = 6, reloads = 3 }]'
+        )
+    return "\n".join(lines) + "\n"
+
+
+def actor_round_us(actors: int, tmp: Path, repeat: int = 1) -> dict[str, float]:
+    """CPU µs of one actor-round on :func:`open_map` (JSONL log, seed 1; best of ``repeat``)."""
+    path = tmp / f"open-{actors}.toml"
+    path.write_text(open_map(actors), encoding="utf-8")
+    loaded = load_scenario(path)
+    best = math.inf
+    result = None
+    for _ in range(repeat):
+        start = time.process_time()
+        result = run_scenario(loaded, seed="1", log_path=tmp / f"open-{actors}.jsonl")
+        best = min(best, time.process_time() - start)
+    assert result is not None
+    return {
+        "actors": actors,
+        "rounds": result.rounds,
+        "events": result.events,
+        "cpu_s": best,
+        "us_per_actor_round": 1e6 * best / (actors * max(result.rounds, 1)),
+    }
+
+
+def bench_scale(tmp: Path, quick: bool, say: Callable[[str], None]) -> dict[str, Any]:
+    """The cost of an actor-round at 200 and 3,200 actors (800 with --quick), a 10,000-actor fight, the horde."""
+    small, large = 200, 800 if quick else 3200
+    say(f"== scale (point_zero open map, 3 rounds, JSONL log, CPU time; {small} vs {large} actors)")
+    low = actor_round_us(small, tmp, repeat=3)
+    high = actor_round_us(large, tmp, repeat=1 if quick else 2)
+    ratio = high["us_per_actor_round"] / low["us_per_actor_round"]
+    say(f"actor-round at {small:>5}     {low['us_per_actor_round']:11.0f} µs ({low['events']} events)")
+    say(f"actor-round at {large:>5}     {high['us_per_actor_round']:11.0f} µs ({high['events']} events)")
+    say(f"ratio {large}/{small}          {ratio:11.2f} (target <= 1.5)")
+    out: dict[str, Any] = {"small": low, "large": high, "ratio": ratio, "ten_thousand": None, "horde": None}
+    if not quick:
+        big = actor_round_us(10_000, tmp)
+        say(
+            f"10,000 actors, 3 rounds {big['cpu_s']:11.1f} s CPU ({big['events']} events, "
+            f"{big['us_per_actor_round']:.0f} µs an actor-round)"
+        )
+        out["ten_thousand"] = big
+    if HORDE.exists():
+        loaded = load_scenario(HORDE)
+        log = tmp / "horde.jsonl"
+        start = time.process_time()
+        result = run_scenario(loaded, seed=str(loaded.spec.seed), log_path=log)
+        run_s = time.process_time() - start
+        verify = bench_verify([log], repeat=1 if quick else 3)
+        ms = 1e3 * 10_000 / verify["events_per_s"]
+        say(
+            f"zcorps horde ({len(loaded.spec.actors)} actors) {run_s:7.1f} s CPU, {result.rounds} rounds, "
+            f"{result.events} events; verify {ms:.0f} ms per 10,000 events"
+        )
+        out["horde"] = {
+            "actors": len(loaded.spec.actors),
+            "rounds": result.rounds,
+            "events": result.events,
+            "run_cpu_s": run_s,
+            "verify_ms_per_10k_events": ms,
+        }
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="smaller counts and no Dask (well under 30 s on 2 cores)")
@@ -952,6 +1054,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="K1,K2,...",
         help="worker counts for the batch figures (default 1,2; the first is the efficiency baseline)",
     )
+    p.add_argument("--scale", action="store_true", help="only the scale figures (cost per actor-round, the horde)")
     args = p.parse_args(argv)
     stream: TextIO = sys.stderr if args.json == "-" else sys.stdout
 
@@ -970,8 +1073,19 @@ def main(argv: list[str] | None = None) -> int:
         "systems": {},
     }
     say(f"fracas bench (python {report['python']}, {report['cpus']} cpus{', quick' if quick else ''})")
+    if args.scale:
+        with tempfile.TemporaryDirectory() as tmpdir:
+            report["scale"] = bench_scale(Path(tmpdir), quick, say)
+        if args.json is not None:
+            text = json.dumps(report, indent=2, sort_keys=True)
+            if args.json == "-":
+                print(text, flush=True)
+            else:
+                Path(args.json).write_text(text + "\n", encoding="utf-8")
+        return 0
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
+        report["scale"] = bench_scale(tmp, quick, say)
         for duel in DUELS:
             report["systems"][duel.system] = bench_duel(duel, fights, seeds, rolls, tmp, say)
 

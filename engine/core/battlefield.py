@@ -62,6 +62,9 @@ FULL = "full"
 LOW = "low"
 WALL_HEIGHTS = (FULL, LOW)
 
+#: Why a zone the target stands in covers it (:attr:`Cover.why`).
+STANDS_IN = "the target stands in it"
+
 #: Bucket size of the crowd index, in cells.
 BUCKET = 8
 
@@ -204,6 +207,16 @@ class Battlefield:
             return True
         return not any(left in opaque and right in opaque for left, right in self.line(a, b))
 
+    def sight_blocker(self, a: Cell, b: Cell) -> Any | None:
+        """The full wall that blocks the line from ``a`` to ``b`` nearest ``a`` (None: ``a`` sees ``b``)."""
+        opaque = self.opaque
+        if not opaque or a == b:
+            return None
+        for left, right in self.line(a, b):
+            if left in opaque and right in opaque:
+                return self.wall_at[left]
+        return None
+
     def cover_between(
         self, shooter: Cell, target: Cell, rank: Callable[[str], int], *, zone_rank: Callable[[Any], int] | None = None
     ) -> Cover | None:
@@ -223,7 +236,7 @@ class Battlefield:
             if z.x <= tx < z.x + z.w and z.y <= ty < z.y + z.h:
                 r = rank(z.level)
                 if best is None or r > best_rank:
-                    best, best_rank = Cover(z.name, z.level, "zone", target, "the target stands in it", z.light), r
+                    best, best_rank = Cover(z.name, z.level, "zone", target, STANDS_IN, z.light), r
         if self.open and not self.zones:
             return best
         sx, sy = shooter
@@ -255,7 +268,7 @@ class Battlefield:
             r, thing, kind = got
             if best is None or r > best_rank:
                 level = thing.cover if kind == "wall" else thing.level
-                why = f"the line of fire crosses it at {list(cell)}"
+                why = f"the line of fire crosses it at ({cell[0]}, {cell[1]})"
                 best, best_rank = Cover(thing.name, level, kind, cell, why), r
         return best
 

@@ -27,10 +27,12 @@ import hashlib
 import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import msgspec
 from fracas.core import events as E
+from fracas.core.battlefield import Battlefield
 from fracas.core.encounter import header_commitment
 from fracas.core.errors import FracasError
 from fracas.core.log import GENESIS, LogError, TornLine, encode_entry, iter_log
@@ -339,6 +341,36 @@ def _view(actor: dict[str, Any]) -> dict[str, Any]:
     return {k: actor[k] for k in keep}
 
 
+def _battlefield(raw_map: dict[str, Any]) -> Battlefield | None:
+    """The map's geometry from the scenario recorded in the header (None when it cannot be read)."""
+
+    def spec(item: Any, **defaults: Any) -> SimpleNamespace:
+        return SimpleNamespace(**{**defaults, **item})
+
+    try:
+        walls = [spec(w, w=1, h=1, height="full", cover="half") for w in raw_map.get("walls", []) or []]
+        zones = [spec(z, w=1, h=1, level="half", light=None) for z in raw_map.get("cover", []) or []]
+        return Battlefield(
+            SimpleNamespace(width=raw_map.get("width", 30), height=raw_map.get("height", 20), walls=walls, cover=zones)
+        )
+    except (TypeError, AttributeError, ValueError):
+        return None
+
+
+def _sight(field: Battlefield | None, ends: tuple[tuple[int, int], tuple[int, int]] | None) -> dict[str, Any] | None:
+    """The line of sight of one aimed test: the cells the line crosses, and the wall that blocks it if any."""
+    if field is None or ends is None:
+        return None
+    a, b = ends
+    cells: list[list[int]] = []
+    for left, right in field.line(a, b):
+        cells.append(list(left))
+        if right != left:
+            cells.append(list(right))
+    wall = field.sight_blocker(a, b)
+    return {"cells": cells, "clear": wall is None, "blocked_by": None if wall is None else wall.name}
+
+
 def build_data(path: Path, entries: Sequence[E.Entry], torn: TornLine | None = None) -> dict[str, Any]:
     """Everything the page needs, as JSON-ready builtins."""
     head = entries[0].ev
@@ -361,9 +393,14 @@ def build_data(path: Path, entries: Sequence[E.Entry], torn: TornLine | None = N
     events: dict[str, dict[str, Any]] = {}
     actors: dict[str, dict[str, Any]] = {}
     ended: E.EncounterEnded | None = None
+    #: where the attacker and the target of each aimed test stood (the line of sight drawn for a shot)
+    aimed_from: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {}
     for e in entries:
         ev = e.ev
         apply_entry(state, e)
+        if isinstance(ev, E.SkillTested) and ev.target in state.actors and ev.actor in state.actors:
+            a, t = state.actors[ev.actor], state.actors[ev.target]
+            aimed_from[len(steps)] = ((a.x, a.y), (t.x, t.y))
         steps.append([e.seq, e.round, e.count, e.sec, type(ev).__name__])
         text.append(narrator.text(ev, e.sec))
         if isinstance(ev, E.ActorEntered):
@@ -394,6 +431,7 @@ def build_data(path: Path, entries: Sequence[E.Entry], torn: TornLine | None = N
     for s in sides:
         s["color"] = colours[s["id"]]
     groups = roll_groups(entries)
+    field = _battlefield(raw_map)
     attacks = []
     for gi, g in enumerate(groups):
         if g["action"] in REACTIONS:
@@ -410,6 +448,7 @@ def build_data(path: Path, entries: Sequence[E.Entry], torn: TornLine | None = N
                     "hit": g["hit"],
                     "shot": g["shot"],
                     "label": test.skill,
+                    "sight": _sight(field, aimed_from.get(g["test"])),
                     "wound_at": next(
                         (
                             j
@@ -453,6 +492,7 @@ def build_data(path: Path, entries: Sequence[E.Entry], torn: TornLine | None = N
             "light": raw_map.get("light", "normal"),
             "cover": raw_map.get("cover", []),
             "exits": raw_map.get("exits", []),
+            "walls": raw_map.get("walls", []),
         },
         "sides": sides,
         "actors": actors,

@@ -79,6 +79,8 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
             if a.weapons.get(w.name, R.READY) == R.READY and a.ammo.get(w.name, 0) < w.ammo and a.spare.get(w.name, 0):
                 plans.append(Plan(kind="reload", weapon=w.name))
     for foe in sorted(enemies(enc, actor), key=lambda f: (R.distance(here, R.pos(f)), f.id)):
+        if not enc.battlefield.sees(here, R.pos(foe)):
+            continue  # no shot without a line of sight
         for w in spec.weapons:
             if a.weapons.get(w.name, R.READY) != R.READY or a.ammo.get(w.name, 0) <= 0:
                 continue

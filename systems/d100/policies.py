@@ -96,13 +96,32 @@ def enemies(enc: Encounter, actor: str) -> list[ActorState]:
 
 
 def _target(enc: Encounter, actor: str, most_hurt_first: bool) -> ActorState | None:
-    here = pos(enc.state.actors[actor])
+    """The enemy to shoot: in sight, then (``most_hurt_first``) the most hurt, then the nearest, then by id.
+
+    Without ``most_hurt_first`` the crowd index answers (fracas.core.battlefield) with no scan of every actor.
+    """
+    me = enc.state.actors[actor]
+    here = pos(me)
+    field = enc.battlefield
+    actors = enc.state.actors
+    if not most_hurt_first:
+        crowd = enc.crowd
+        accept = None
+        if field.opaque:
+
+            def accept(fid: str) -> bool:
+                return field.sees(here, pos(actors[fid]))
+
+        found = crowd.nearest(me.x, me.y, crowd.other_sides(me.side), accept=accept)
+        return actors[found[1][0]] if found is not None else None
     foes = enemies(enc, actor)
+    if field.opaque:
+        foes = [f for f in foes if field.sees(here, pos(f))]
     if len(foes) <= 1:  # a duel: nothing to rank
         return foes[0] if foes else None
 
     def key(f: ActorState) -> tuple[int, int, str]:
-        hurt = (f.hp or 0) - (f.hp_max or 0) if most_hurt_first else 0
+        hurt = (f.hp or 0) - (f.hp_max or 0)
         return (hurt, distance(here, pos(f)), f.id)
 
     return min(foes, key=key)

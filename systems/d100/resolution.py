@@ -548,6 +548,11 @@ def shoot(enc: Encounter, shooter: str, target: str, weapon_name: str | None, mo
     if mode not in weapon.modes:
         enc.emit(E.ActionLost(actor=shooter, reason=f"the {weapon.name} has no {mode} mode", rule="C-ILLEGAL-1"))
         return
+    wall = enc.battlefield.sight_blocker((a.x, a.y), (t.x, t.y))
+    if wall is not None:
+        reason = f"no line of sight to {name(enc, target)}: the wall {wall.name!r} is in the way"
+        enc.emit(E.ActionLost(actor=shooter, reason=reason, rule="C-ILLEGAL-1"))
+        return
     reacted = react(enc, target, shooter, reaction)
     if not malfunction_check(enc, shooter, weapon):
         return

@@ -52,20 +52,21 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
     melee = next((w.name for w in spec.weapons if w.skill in MELEE_SKILLS and a.weapons.get(w.name) == "ready"), None)
     for foe in sorted(enemies(enc, actor), key=lambda f: f.id):
         d = R.distance(here, R.pos(foe))
+        in_sight = R.sees(enc, a, foe)
         for w in spec.weapons:
             if w.skill in MELEE_SKILLS or a.weapons.get(w.name, "ready") != "ready" or a.ammo.get(w.name, 0) <= 0:
                 continue
-            if d <= w.bands.extreme:
+            if d <= w.bands.extreme and in_sight:
                 plans.append(Plan(kind="attack", target=foe.id, weapon=w.name))
                 plans.append(Plan(kind="attack", target=foe.id, weapon=w.name, surpass=1))
-        if d - 1 <= R.free_move(enc, actor):
-            plans.append(
-                Plan(kind="attack", target=foe.id, weapon=melee, before=R.path_toward(here, R.pos(foe), d - 1))
-            )
-        if any(w.skill not in MELEE_SKILLS for w in spec.weapons):
+        walked = enc.battlefield.walk_distance(here, R.pos(foe))  # around the walls; None: no way there
+        if walked is not None and walked - 1 <= R.free_move(enc, actor):
+            d = walked
+            plans.append(Plan(kind="attack", target=foe.id, weapon=melee, before=R.walk(enc, here, R.pos(foe), d - 1)))
+        if any(w.skill not in MELEE_SKILLS for w in spec.weapons) and in_sight:
             plans.append(Plan(kind="aim", target=foe.id))
     for ex in enc.scenario.map.exits:
-        run = R.path_toward(here, (ex.x, ex.y), R.sprint_distance(enc, actor))
+        run = R.walk(enc, here, (ex.x, ex.y), R.sprint_distance(enc, actor))
         plans.append(Plan(kind="flee", after=run, exit=ex.name))
     plans.append(Plan(kind="hold"))
     plans.append(Plan(kind="surrender"))

@@ -24,10 +24,10 @@ from fracas.systems.point_zero.resolution import (
     cover_at,
     distance,
     free_move,
-    path_toward,
     pos,
     sheet,
     sprint_distance,
+    walk,
     worst_level,
 )
 from fracas.systems.point_zero.sheet import MELEE_SKILLS, Weapon
@@ -122,19 +122,36 @@ def _melee_weapon(enc: Encounter, actor: str) -> str | None:
     return None
 
 
-def _pick_target(enc: Encounter, me: ActorState, reach: int | None) -> ActorState | None:
+def _pick_target(enc: Encounter, me: ActorState, reach: int | None, *, seen: bool) -> ActorState | None:
     """The most wounded enemy able to act within ``reach`` metres (None: any distance), then the nearest, then by id.
 
-    Asked of the crowd index (fracas.core.battlefield): the worst wound level held by
-    any enemy first, the nearest of that level, the lowest id of those as near; the
-    same choice as ranking every enemy by (-worst level, distance, id).
+    ``seen``: only enemies in sight (a shot); otherwise only enemies a walk can reach
+    (a blow). Asked of the crowd index (fracas.core.battlefield): the worst wound
+    level held by any enemy first, the nearest of that level, the lowest id of those
+    as near; the same choice as ranking every enemy by (-worst level, distance, id).
     """
     crowd = enc.crowd
+    field = enc.battlefield
     sides = crowd.other_sides(me.side)
+    here = (me.x, me.y)
+    actors = enc.state.actors
+    accept = None
+    if seen and field.opaque:
+
+        def accept(fid: str) -> bool:
+            f = actors[fid]
+            return field.sees(here, (f.x, f.y))
+
+    elif not seen and not field.open:
+
+        def accept(fid: str) -> bool:
+            f = actors[fid]
+            return field.walk_distance(here, (f.x, f.y)) is not None
+
     for grade in crowd.grades(sides):
-        found = crowd.nearest(me.x, me.y, sides, grades=(grade,), within=reach)
+        found = crowd.nearest(me.x, me.y, sides, grades=(grade,), within=reach, accept=accept)
         if found is not None:
-            return enc.state.actors[found[1][0]]
+            return actors[found[1][0]]
     return None
 
 
@@ -145,24 +162,25 @@ def aggressive(enc: Encounter, actor: str) -> Plan:
     if weapon is not None and need is not None:
         return Plan(kind=need, weapon=weapon.name)
     if weapon is not None:
-        target = _pick_target(enc, a, weapon.bands.extreme)
+        target = _pick_target(enc, a, weapon.bands.extreme, seen=True)
         if target is not None:
             d = actor_distance(a, target)
             # Close in after shooting, but no nearer than 2 m: each straight step is one metre
             # nearer, so that is the path's first d - 2 steps (none when already that close).
-            closer = path_toward(here, pos(target), min(free_move(enc, actor), d - 2)) if d > 2 else []
+            closer = walk(enc, here, pos(target), min(free_move(enc, actor), d - 2)) if d > 2 else []
             surpass = 1 if d > weapon.bands.short and worst_level(a) < 1 else 0
             return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
-    target = _pick_target(enc, a, None)
+    target = _pick_target(enc, a, None, seen=False)
     if target is None:
         return Plan(kind="hold")
-    d = distance(here, pos(target))
+    # the walk around the walls (the straight distance on open ground); the target was chosen reachable
+    d = enc.battlefield.walk_distance(here, pos(target)) or distance(here, pos(target))
     melee = _melee_weapon(enc, actor)
     reach = free_move(enc, actor)
     if d - 1 <= reach:
-        before = path_toward(here, pos(target), d - 1)
+        before = walk(enc, here, pos(target), d - 1)
         return Plan(kind="attack", target=target.id, weapon=melee, before=before)
-    run = path_toward(here, pos(target), min(sprint_distance(enc, actor), d - 1))
+    run = walk(enc, here, pos(target), min(sprint_distance(enc, actor), d - 1))
     return Plan(kind="sprint", after=run)
 
 
@@ -191,7 +209,7 @@ def _flee_or_surrender(enc: Encounter, actor: str) -> Plan:
     if not exits:
         return Plan(kind="surrender")
     ex = min(exits, key=lambda e: (distance(here, (e.x, e.y)), e.name))
-    run = path_toward(here, (ex.x, ex.y), sprint_distance(enc, actor))
+    run = walk(enc, here, (ex.x, ex.y), sprint_distance(enc, actor))
     return Plan(kind="flee", after=run, exit=ex.name)
 
 
@@ -207,16 +225,16 @@ def cautious(enc: Encounter, actor: str) -> Plan:
         return aggressive(enc, actor)
     if need is not None:
         return Plan(kind=need, weapon=weapon.name)
-    target = _pick_target(enc, a, weapon.bands.extreme)
+    target = _pick_target(enc, a, weapon.bands.extreme, seen=True)
     in_cover = cover_at(enc, here) is not None
     spot = None if in_cover else _nearest_cover(enc, here)
     if spot is not None:
         d = distance(here, spot)
         reach = free_move(enc, actor)
         if d <= reach and target is not None:
-            return Plan(kind="attack", target=target.id, weapon=weapon.name, before=path_toward(here, spot, d))
+            return Plan(kind="attack", target=target.id, weapon=weapon.name, before=walk(enc, here, spot, d))
         if d > reach:
-            return Plan(kind="sprint", after=path_toward(here, spot, sprint_distance(enc, actor)))
+            return Plan(kind="sprint", after=walk(enc, here, spot, sprint_distance(enc, actor)))
     if target is None:
         return aggressive(enc, actor)
     return Plan(kind="attack", target=target.id, weapon=weapon.name)
@@ -229,9 +247,9 @@ def scripted(enc: Encounter, actor: str) -> Plan:
         return Plan(kind="hold")
     s = spec.script[turn]
     here = pos(enc.state.actors[actor])
-    before = path_toward(here, (s.before[0], s.before[1]), 10**6) if s.before else []
+    before = walk(enc, here, (s.before[0], s.before[1]), 10**6) if s.before else []
     start_after = before[-1] if before else here
-    after = path_toward(start_after, (s.after[0], s.after[1]), 10**6) if s.after else []
+    after = walk(enc, start_after, (s.after[0], s.after[1]), 10**6) if s.after else []
     kind = {"shoot": "attack", "strike": "attack"}.get(s.action, s.action)
     if rules_edition(enc) >= 3 and kind not in ("sprint", "flee"):
         before, after = _free_move_cap(enc, actor, kind, before, after)
@@ -244,7 +262,7 @@ def scripted(enc: Encounter, actor: str) -> Plan:
         elif kind == "flee":
             exit_name = next((e.name for e in enc.scenario.map.exits if (e.x, e.y) == goal), None)
         assert goal is not None
-        return Plan(kind=kind, after=path_toward(here, goal, sprint_distance(enc, actor)), exit=exit_name)
+        return Plan(kind=kind, after=walk(enc, here, goal, sprint_distance(enc, actor)), exit=exit_name)
     return Plan(kind=kind, target=s.target, weapon=s.weapon, before=before, after=after, surpass=s.surpass)
 
 

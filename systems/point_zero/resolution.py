@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from fracas.core import events as E
+from fracas.core.battlefield import STANDS_IN, Cover
 from fracas.core.encounter import PRIORITY_ROUND, TICKS_PER_SECOND, At, Encounter, tie_broken_order
 from fracas.core.scenario import CoverZone
 from fracas.core.state import ActorState
@@ -84,6 +85,34 @@ def path_toward(start: Cell, goal: Cell, metres: int) -> list[Cell]:
         y += (goal[1] > y) - (goal[1] < y)
         out.append((x, y))
     return out
+
+
+def walk(enc: Encounter, start: Cell, goal: Cell, metres: int) -> list[Cell]:
+    """Up to ``metres`` one-metre steps from ``start`` toward ``goal`` by the shortest walk around the walls.
+
+    On a map without walls this is :func:`path_toward` (fracas.core.battlefield, docs/rules-notes.md).
+    """
+    return enc.battlefield.path_toward(start, goal, metres)
+
+
+def sees(enc: Encounter, a: ActorState, b: ActorState) -> bool:
+    """Line of sight between two actors (symmetric; always on a map without full walls)."""
+    return enc.battlefield.sees((a.x, a.y), (b.x, b.y))
+
+
+def cover_against(enc: Encounter, attacker: ActorState, target: ActorState) -> Cover | None:
+    """PZ-DIFF-3: the best cover ``target`` gets against ``attacker``'s shot: the zones it stands in, and the
+    low walls and zones the line of fire crosses (fracas.core.battlefield.Battlefield.cover_between)."""
+    mods = rules(enc).cover_modifiers
+    return enc.battlefield.cover_between((attacker.x, attacker.y), (target.x, target.y), lambda level: mods[level])
+
+
+def cover_name(cover: Cover) -> str:
+    """How a cover modifier is named: the zone the target stands in by its name; other cover with why it counts."""
+    if cover.kind == "zone" and cover.why == STANDS_IN:
+        return f"{cover.level.replace('_', ' ')} cover ({cover.name})"
+    what = "low wall" if cover.kind == "wall" else "cover zone"
+    return f"{cover.level.replace('_', ' ')} cover ({cover.name}, a {what}: {cover.why})"
 
 
 def worst_level(a: ActorState) -> int:
@@ -289,10 +318,10 @@ def _situation_modifiers(enc: Encounter, attacker: str, target: str, *, ranged: 
         mods.append(E.Modifier(name="target sprinting", value=r.sprinting_target, rule="PZ-DIFF-3"))
     elif t.moved > free_metres:
         mods.append(E.Modifier(name="target moving fast", value=r.moving_target, rule="PZ-DIFF-3"))
-    if ranged and zone is not None:
-        mods.append(
-            E.Modifier(name=f"{zone.level} cover ({zone.name})", value=r.cover_modifiers[zone.level], rule="PZ-DIFF-3")
-        )
+    if ranged:
+        cover = cover_against(enc, enc.state.actors[attacker], t)
+        if cover is not None:
+            mods.append(E.Modifier(name=cover_name(cover), value=r.cover_modifiers[cover.level], rule="PZ-DIFF-3"))
     aimed_at = enc.state.actors[attacker].conditions.get("aiming")
     if aimed_at is not None and aimed_at == _actor_index(enc, target):
         mods.append(E.Modifier(name="aimed a full round", value=r.aim_bonus, rule="PZ-DIFF-3"))
@@ -339,6 +368,8 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
                 )
             )
             return
+        if lost_for_sight(enc, attacker, a, t):
+            return
         base, mods = diff
         enc.emit(
             E.AmmoSpent(actor=attacker, weapon=weapon.name, rounds=1, left=a.ammo[weapon.name] - 1, rule="PZ-TEST-2")
@@ -347,6 +378,8 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
     else:
         if actor_distance(a, t) > 1:
             enc.emit(E.ActionLost(actor=attacker, reason=f"{target} is out of reach", rule="PZ-INIT-4"))
+            return
+        if lost_for_sight(enc, attacker, a, t):
             return
         base, mods = melee_difficulty(enc, attacker, target, weapon)
         attribute = "ADR"
@@ -376,6 +409,16 @@ def attack(enc: Encounter, attacker: str, target: str, weapon_name: str | None, 
     total = roll_damage(enc, attacker, target, weapon, test.margin, test.critical == "success")
     take_hit(enc, target, total, weapon, margin_note=margin)
     enc.check_end()
+
+
+def lost_for_sight(enc: Encounter, attacker: str, a: ActorState, t: ActorState) -> bool:
+    """C-ILLEGAL-1: an attack needs a line of sight; without one the action is lost (and logged as such)."""
+    wall = enc.battlefield.sight_blocker((a.x, a.y), (t.x, t.y))
+    if wall is None:
+        return False
+    reason = f"no line of sight to {t.id}: the wall {wall.name!r} is in the way"
+    enc.emit(E.ActionLost(actor=attacker, reason=reason, rule="C-ILLEGAL-1"))
+    return True
 
 
 def critical_failure(enc: Encounter, actor: str, weapon: Weapon, ranged: bool) -> None:

@@ -305,6 +305,10 @@ class ZCorps:
     def _move(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
         """ZC-MOVE-1: one metre per initiative count from the action's count (a move is an action)."""
         rule = "ZC-MOVE-1" if enc.rules.edition >= 3 else "C-CLOCK-1"  # editions 1 and 2 cited the clock
+        if not plan.path and not enc.battlefield.open:
+            # walls on the map: say why the mover stays (on open ground an empty path is a crowd, as it always was)
+            enc.emit(E.ActionLost(actor=aid, reason=R.no_step_reason(enc, aid, plan), rule="C-ILLEGAL-1"))
+            return
         for i, cell in enumerate(plan.path):
             at = max(1, count - i)
             if i:

@@ -74,8 +74,9 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
     for foe in sorted(foes(enc, actor), key=lambda f: (R.distance(here, R.pos(f)), f.id)):
         d = R.distance(here, R.pos(foe))
         undead = R.sheet(enc, foe.id).undead
+        in_sight = R.sees(enc, a, foe)
         for w in firearms:
-            if a.ammo.get(w.name, 0) <= 0 or R.range_band(enc, w, d) is None:
+            if a.ammo.get(w.name, 0) <= 0 or R.range_band(enc, w, d) is None or not in_sight:
                 continue
             modes = [
                 m
@@ -92,15 +93,15 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
                     plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, stakes=2))
                 if undead and "head" in r.called_shots:
                     plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, called="head"))
-        if d <= 1:
+        if d <= 1 and in_sight:
             plans.append(R.Plan(kind="strike", weapon=melee, targets=[foe.id]))
             for move in r.manoeuvres:
                 plans.append(R.Plan(kind="manoeuvre", manoeuvre=move, targets=[foe.id]))
         else:
-            path = R.path_toward(here, R.pos(foe), min(spec.move, 10), stop=1, blocked=R.occupied(enc, actor))
+            path = R.walk(enc, here, R.pos(foe), min(spec.move, 10), stop=1, blocked=R.occupied(enc, actor))
             if path:
                 plans.append(R.Plan(kind="move", targets=[foe.id], path=path))
-        if firearms and d > 0:
+        if firearms and d > 0 and in_sight:
             plans.append(R.Plan(kind="aim", targets=[foe.id]))
     plans.append(R.Plan(kind="hold"))
     seen: dict[str, Plan] = {}
@@ -190,8 +191,9 @@ def plan_odds(enc: Encounter, actor: str, plan: Plan) -> float | None:
         light = zone.light if zone is not None and zone.light else enc.scenario.map.light
         if light in ("poor", "gloom", "dark"):
             add(r.poor_light_dice, 1)
-        if zone is not None and r.cover_dice.get(zone.level, 0):
-            add(r.cover_dice[zone.level], 1)
+        cover = R.cover_against(enc, a, t)
+        if cover is not None and r.cover_dice.get(cover.level, 0):
+            add(r.cover_dice[cover.level], 1)
         diff, _ = r.firing_modes[plan.mode]
         if plan.mode == "semi":
             diff *= R.rounds_needed(enc, actor, weapon, plan.mode, 1) - 1

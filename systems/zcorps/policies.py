@@ -30,19 +30,20 @@ from fracas.systems.zcorps.resolution import (
     Plan,
     actor_at,
     alive,
-    cover_at,
+    cover_against,
     distance,
     mode_legal,
     occupied,
     opponents,
-    path_toward,
     pos,
     range_band,
     rules,
+    sees,
     sheet,
     trait,
     traits,
     traits_table,
+    walk,
     worst_level,
 )
 from fracas.systems.zcorps.rules import INCAPACITATED
@@ -83,19 +84,66 @@ def _threats_within(enc: Encounter, actor: str, metres: int) -> list[ActorState]
     crowd = enc.crowd
     found = crowd.within(me.x, me.y, crowd.other_sides(me.side), metres)
     actors = enc.state.actors
+    field = enc.battlefield
+    if field.opaque:  # only the foes in sight
+        found = [(d, fid) for d, fid in found if field.sees((me.x, me.y), (actors[fid].x, actors[fid].y))]
     return [actors[fid] for _, _, fid in sorted(_threat_key(enc, d, fid) for d, fid in found)]
 
 
 def _first_threat(enc: Encounter, actor: str) -> tuple[int, ActorState] | None:
-    """The first foe able to act in threat order, and its distance (None: no foe left)."""
+    """The first foe able to act in threat order, and its distance (None: no foe left).
+
+    Where walls stand, only foes in sight or within reach of a walk count.
+    """
     me = enc.state.actors[actor]
     crowd = enc.crowd
-    found = crowd.nearest(me.x, me.y, crowd.other_sides(me.side))
+    found = crowd.nearest(me.x, me.y, crowd.other_sides(me.side), accept=_seen_or_reached(enc, me))
     if found is None:
         return None
     d, ids = found
     first = min(_threat_key(enc, d, fid) for fid in ids)[2]
     return d, enc.state.actors[first]
+
+
+def _first_seen(enc: Encounter, actor: str) -> tuple[int, ActorState] | None:
+    """The first foe able to act in sight, in threat order, and its distance (None: none in sight)."""
+    me = enc.state.actors[actor]
+    crowd = enc.crowd
+    field, actors, here = enc.battlefield, enc.state.actors, (me.x, me.y)
+    found = crowd.nearest(
+        me.x, me.y, crowd.other_sides(me.side), accept=lambda fid: field.sees(here, (actors[fid].x, actors[fid].y))
+    )
+    if found is None:
+        return None
+    d, ids = found
+    return d, actors[min(_threat_key(enc, d, fid) for fid in ids)[2]]
+
+
+def _seen_or_reached(enc: Encounter, me: ActorState) -> Callable[[str], bool] | None:
+    """A crowd filter: foes ``me`` sees or can walk to (None on a map without walls: every foe)."""
+    field = enc.battlefield
+    if field.open:
+        return None
+    actors, here = enc.state.actors, (me.x, me.y)
+
+    def accept(fid: str) -> bool:
+        cell = (actors[fid].x, actors[fid].y)
+        return field.sees(here, cell) or field.walk_distance(here, cell) is not None
+
+    return accept
+
+
+def _reached(enc: Encounter, me: ActorState) -> Callable[[str], bool] | None:
+    """A crowd filter: foes ``me`` can walk to (None on a map without walls: every foe)."""
+    field = enc.battlefield
+    if field.open:
+        return None
+    actors, here = enc.state.actors, (me.x, me.y)
+
+    def accept(fid: str) -> bool:
+        return field.walk_distance(here, (actors[fid].x, actors[fid].y)) is not None
+
+    return accept
 
 
 def _firearm(enc: Encounter, actor: str) -> tuple[Weapon | None, str | None]:
@@ -143,7 +191,7 @@ def choose_mode(enc: Encounter, actor: str, weapon: Weapon, targets: list[ActorS
         second = next((t for t in close if t.id != first.id and distance(pos(t), pos(first)) <= 3), None)
         if second is not None and ok("burst_multi", 2):
             return "burst_multi", [first.id, second.id]
-        zone = cover_at(enc, pos(first))
+        zone = cover_against(enc, a, first)
         if zone is not None and zone.level == "three_quarters" and ok("suppressive"):
             return "suppressive", ids
         if ok("burst") and left >= 2 * burst_size(weapon, rules(enc).assault_rifle_burst):
@@ -186,7 +234,7 @@ def _estimate(enc: Encounter, actor: str, weapon: Weapon, target: ActorState) ->
     r = rules(enc)
     metres = distance(pos(enc.state.actors[actor]), pos(target))
     band = range_band(enc, weapon, metres) or "long"
-    zone = cover_at(enc, pos(target))
+    zone = cover_against(enc, enc.state.actors[actor], target)
     cover = r.cover_dice.get(zone.level, 0) if zone else 0
     return r.passive_defence + r.range_modifiers[band] + (7 * cover) // 2
 
@@ -210,19 +258,22 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
         return Plan(kind="reload", weapon=weapon.name)
     if weapon is not None and need is None:
         short, _, long = ranges_of(weapon)
-        if nearest <= long:
+        # the first foe in sight (behind a full wall, the first threat may be out of sight)
+        shot = first if sees(enc, a, target) else _first_seen(enc, actor)
+        if shot is not None and shot[0] <= long:
+            seen_at, aimed = shot
             # the foes in range in threat order: the mode looks at the first and at those within short range
-            in_range = _threats_within(enc, actor, short) if nearest <= short else [target]
+            in_range = _threats_within(enc, actor, short) if seen_at <= short else [aimed]
             mode, targets = choose_mode(enc, actor, weapon, in_range)
-            called = _called(enc, actor, weapon, target)
+            called = _called(enc, actor, weapon, aimed)
             if (
                 not advance
                 and nearest > 5  # no foe within 5 m
                 and "aiming" not in a.conditions
-                and not traits(enc, target.id).undead
-                and nearest > short
+                and not traits(enc, aimed.id).undead
+                and seen_at > short
             ):
-                return Plan(kind="aim", targets=[target.id])
+                return Plan(kind="aim", targets=[aimed.id])
             return Plan(
                 kind="shoot",
                 targets=targets,
@@ -230,14 +281,14 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
                 mode=mode,
                 called=called,
                 partial=bool(adjacent),
-                stakes=_stakes(enc, actor, target, adjacent),
+                stakes=_stakes(enc, actor, aimed, adjacent),
             )
         if advance:
             return Plan(
                 kind="move",
                 targets=[target.id],
-                path=path_toward(
-                    here, pos(target), min(sheet(enc, actor).move, 10), stop=long, blocked=occupied(enc, actor)
+                path=walk(
+                    enc, here, pos(target), min(sheet(enc, actor).move, 10), stop=long, blocked=occupied(enc, actor)
                 ),
             )
         return Plan(kind="hold")
@@ -257,7 +308,7 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
         return Plan(
             kind="move",
             targets=[target.id],
-            path=path_toward(here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor)),
+            path=walk(enc, here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor)),
         )
     return Plan(kind="hold")
 
@@ -284,13 +335,13 @@ def zombie(enc: Encounter, actor: str) -> Plan:
     # the nearest living foe, those still able to act first (then by id): the crowd index knows the able ones
     actors, x, y = enc.state.actors, a.x, a.y
     crowd = enc.crowd
-    found = crowd.nearest(x, y, crowd.other_sides(a.side))
+    found = crowd.nearest(x, y, crowd.other_sides(a.side), accept=_reached(enc, a))
     if found is not None:
         d, ids = found
         target = actors[ids[0]]
         if d <= 1:
             return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
-        path = path_toward(here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
+        path = walk(enc, here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
         return Plan(kind="move", targets=[target.id], path=path)
     # none able to act: the nearest of the living that cannot (one pass over the opponents)
     best: tuple[bool, int, str] | None = None
@@ -306,7 +357,7 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         return Plan(kind="hold")
     if best[1] <= 1:
         return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
-    path = path_toward(here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
+    path = walk(enc, here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
     return Plan(kind="move", targets=[target.id], path=path)
 
 
@@ -322,7 +373,7 @@ def scripted(enc: Encounter, actor: str) -> Plan:
     targets = [s.target] if s.target else []
     if s.action == "move" and s.to:
         return Plan(
-            kind="move", path=path_toward(here, (s.to[0], s.to[1]), min(spec.move, 10), blocked=occupied(enc, actor))
+            kind="move", path=walk(enc, here, (s.to[0], s.to[1]), min(spec.move, 10), blocked=occupied(enc, actor))
         )
     if s.action in ("grab", "knock_down", "push", "trip", "tackle"):
         return Plan(kind="manoeuvre", manoeuvre=s.action, targets=targets)

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 from fracas.core import events as E
-from fracas.core.battlefield import Occupied
+from fracas.core.battlefield import STANDS_IN, Cover, Occupied
 from fracas.core.encounter import Encounter, tie_broken_order
 from fracas.core.scenario import CoverZone
 from fracas.core.state import ActorState
@@ -307,6 +307,52 @@ def path_toward(
         x, y = cx, cy
         out.append(step)
     return out
+
+
+def walk(
+    enc: Encounter, start: Cell, goal: Cell, metres: int, stop: int = 0, blocked: Container[Cell] = frozenset()
+) -> list[Cell]:
+    """:func:`path_toward` around the walls: each step one metre nearer by the shortest walk, never into a
+    ``blocked`` cell; ``stop``: end once the goal is that near in a straight line and in sight.
+
+    On a map without walls this is exactly :func:`path_toward` (fracas.core.battlefield, docs/rules-notes.md).
+    """
+    return enc.battlefield.path_toward(start, goal, metres, stop=stop, blocked=blocked)
+
+
+def sees(enc: Encounter, a: ActorState, b: ActorState) -> bool:
+    """Line of sight between two actors (symmetric; always on a map without full walls)."""
+    return enc.battlefield.sees((a.x, a.y), (b.x, b.y))
+
+
+def cover_against(enc: Encounter, attacker: ActorState, target: ActorState) -> Cover | None:
+    """ZC-COVER-1: the best cover ``target`` gets against ``attacker``: the zones it stands in, and the low
+    walls and zones the line of fire crosses (fracas.core.battlefield.Battlefield.cover_between)."""
+    dice = rules(enc).cover_dice
+    return enc.battlefield.cover_between((attacker.x, attacker.y), (target.x, target.y), lambda lvl: dice.get(lvl, 0))
+
+
+def lost_for_sight(enc: Encounter, actor: str, target: str) -> bool:
+    """C-ILLEGAL-1: a shot or a blow needs a line of sight; without one the action is lost (and logged)."""
+    a, t = enc.state.actors[actor], enc.state.actors[target]
+    wall = enc.battlefield.sight_blocker((a.x, a.y), (t.x, t.y))
+    if wall is None:
+        return False
+    reason = f"no line of sight to {target}: the wall {wall.name!r} is in the way"
+    enc.emit(E.ActionLost(actor=actor, reason=reason, rule="C-ILLEGAL-1"))
+    return True
+
+
+def no_step_reason(enc: Encounter, actor: str, plan: Plan) -> str:
+    """Why a move found no step: no way around the walls, or others standing in the way."""
+    a = enc.state.actors[actor]
+    goal = plan.target
+    if goal is None or goal not in enc.state.actors:
+        return "no free step toward the goal"
+    t = enc.state.actors[goal]
+    if enc.battlefield.walk_distance((a.x, a.y), (t.x, t.y)) is None:
+        return f"no path to {goal}: the walls leave no way there"
+    return f"no free step toward {goal}: others stand in the way"
 
 
 def occupied(enc: Encounter, mover: str) -> Occupied:
@@ -790,24 +836,34 @@ def cover_modifiers(enc: Encounter, attacker: str, target: str) -> list[E.Modifi
     r = rules(enc)
     t = enc.state.actors[target]
     zone = cover_at(enc, (t.x, t.y))
+    field = enc.battlefield
     light = zone.light if zone is not None and zone.light else enc.scenario.map.light
-    if zone is None and light not in POOR_LIGHT:  # in the open, in good light: the common case
+    if zone is None and light not in POOR_LIGHT and field.open and not field.zones:  # open ground, good light
         return []
     out: list[E.Modifier] = []
     if light in POOR_LIGHT:
         out.append(_modifier_dice(enc, attacker, r.poor_light_dice, name=f"{light} light", rule="ZC-COVER-1", sign=1))
-    if zone is not None and r.cover_dice.get(zone.level, 0):
+    cover = cover_against(enc, enc.state.actors[attacker], t)
+    if cover is not None and r.cover_dice.get(cover.level, 0):
         out.append(
             _modifier_dice(
                 enc,
                 attacker,
-                r.cover_dice[zone.level],
-                name=f"{zone.level.replace('_', ' ')} cover ({zone.name})",
+                r.cover_dice[cover.level],
+                name=cover_name(cover),
                 rule="ZC-COVER-1",
                 sign=1,
             )
         )
     return out
+
+
+def cover_name(cover: Cover) -> str:
+    """How a cover modifier is named: the zone the target stands in by its name; other cover with why it counts."""
+    if cover.kind == "zone" and cover.why == STANDS_IN:
+        return f"{cover.level.replace('_', ' ')} cover ({cover.name})"
+    what = "low wall" if cover.kind == "wall" else "cover zone"
+    return f"{cover.level.replace('_', ' ')} cover ({cover.name}, a {what}: {cover.why})"
 
 
 def aim_bonus(enc: Encounter, attacker: str, target: str) -> list[tuple[str, int, str]]:
@@ -902,6 +958,12 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
     if not targets:
         enc.emit(E.ActionLost(actor=actor, reason="no target left", rule="C-ILLEGAL-1"))
         return
+    if not enc.battlefield.open:
+        seen = [t for t in targets if sees(enc, a, actors[t])]
+        if not seen:
+            lost_for_sight(enc, actor, targets[0])
+            return
+        targets = seen
     why = mode_legal(enc, actor, weapon, plan.mode, len(targets))
     if why is not None:
         enc.emit(E.ActionLost(actor=actor, reason=why, rule="ZC-FIRE-1"))
@@ -996,6 +1058,8 @@ def strike(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None
     if distance(pos(a), pos(t)) > 1:
         enc.emit(E.ActionLost(actor=actor, reason=f"{target} is out of reach", rule="C-ILLEGAL-1"))
         return
+    if lost_for_sight(enc, actor, target):
+        return
     weapon = weapon_of(enc, actor, plan.weapon) if plan.kind == "strike" else FISTS
     skill = "melee" if weapon.type == "melee" else "brawl"
     if plan.partial:
@@ -1049,6 +1113,8 @@ def manoeuvre_effect(enc: Encounter, actor: str, target: str, move: str) -> None
         dx, dy = (t.x > a.x) - (t.x < a.x), (t.y > a.y) - (t.y < a.y)
         m = enc.scenario.map
         x, y = min(max(t.x + dx, 0), m.width - 1), min(max(t.y + dy, 0), m.height - 1)
+        if not enc.battlefield.can_step((t.x, t.y), (x, y)):
+            return  # pushed against a wall: off balance, not moved
         enc.emit(E.Moved(actor=target, x=x, y=y, metres=t.moved + 1, initiative=enc.current_count(), rule="ZC-BRAWL-1"))
 
 

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fracas.core import events as E
 from fracas.core.errors import ScenarioError
+from fracas.core.log import iter_log
 from fracas.core.scenario import load_scenario
+from fracas.core.state import state_to_builtins
+from fracas.services.run import replay_log, run_scenario
+from fracas.services.verify import verify_log
 
 PZ_HEAD = """\
 system = "point_zero"
@@ -77,3 +83,114 @@ def test_good_walls_load(tmp_path: Path) -> None:
         pz(tmp_path, 'walls = [{ name = "w", x = 5, y = 0, h = 3 }, { name = "crates", x = 5, y = 5, height = "low" }]')
     ).spec
     assert [(w.name, w.height, w.cover) for w in spec.map.walls] == [("w", "full", "half"), ("crates", "low", "half")]
+
+
+# ------------------------------------------------------------ walls in a fight
+
+BRAWLER = """
+[[actors]]
+id = "{id}"
+side = "{side}"
+position = [{x}, {y}]
+attributes = {{ PER = 3, ADR = 3, VIG = 3, COG = 3, INIT = 3, DEP = 18 }}
+skills = {{ brawl = 3, resistance = 3 }}
+"""
+
+SHOOTER = """
+[[actors]]
+id = "{id}"
+side = "{side}"
+position = [{x}, {y}]
+policy = "{policy}"
+attributes = {{ PER = 3, ADR = 3, VIG = 5, COG = 3, INIT = 3, DEP = 18 }}
+skills = {{ handguns = 4, resistance = 5 }}
+armour = "heavy_combat"
+weapons = [{{ name = "revolver", skill = "handguns", pu = "4d6", ammo = 6, reloads = 3 }}]
+{script}
+"""
+
+
+def fight(tmp_path: Path, walls: str, actors: str, rounds: int = 4, width: int = 12, height: int = 8) -> list[Any]:
+    path = tmp_path / "fight.toml"
+    path.write_text(
+        f'system = "point_zero"\nround_limit = {rounds}\n[map]\nwidth = {width}\nheight = {height}\n{walls}\n'
+        '[[sides]]\nid = "a"\n[[sides]]\nid = "b"\n' + actors,
+        encoding="utf-8",
+    )
+    log = tmp_path / "fight.jsonl"
+    run_scenario(path, seed="1", log_path=log)
+    assert verify_log(log).ok
+    assert state_to_builtins(replay_log(log).state) == state_to_builtins(run_scenario(path, seed="1").state)
+    return [e.ev for e in iter_log(log) if isinstance(e, E.Entry)]
+
+
+def wall_cells(x: int, y: int, w: int, h: int) -> set[tuple[int, int]]:
+    return {(i, j) for i in range(x, x + w) for j in range(y, y + h)}
+
+
+SCRIPTED_SHOT = 'script = [{ action = "shoot", target = "bob", weapon = "revolver" }]'
+
+
+def test_a_full_wall_between_two_shooters_means_no_shot_and_no_step_onto_it(tmp_path: Path) -> None:
+    walls = 'walls = [{ name = "wall", x = 5, y = 0, w = 1, h = 8, height = "full" }]'
+    actors = SHOOTER.format(id="ann", side="a", x=1, y=4, policy="aggressive", script="") + SHOOTER.format(
+        id="bob", side="b", x=10, y=4, policy="cautious", script=""
+    )
+    evs = fight(tmp_path, walls, actors)
+    assert not [ev for ev in evs if isinstance(ev, E.AmmoSpent | E.SkillTested)]  # nobody shot anybody
+    assert not {(ev.x, ev.y) for ev in evs if isinstance(ev, E.Moved)} & wall_cells(5, 0, 1, 8)
+    # a scripted shot through the wall is lost, and says why
+    actors = SHOOTER.format(id="ann", side="a", x=1, y=4, policy="scripted", script=SCRIPTED_SHOT) + SHOOTER.format(
+        id="bob", side="b", x=10, y=4, policy="cautious", script=""
+    )
+    evs = fight(tmp_path, walls, actors, rounds=1)
+    lost = [ev for ev in evs if isinstance(ev, E.ActionLost) and ev.actor == "ann"]
+    assert [ev.reason for ev in lost] == ["no line of sight to bob: the wall 'wall' is in the way"]
+    assert not [ev for ev in evs if isinstance(ev, E.AmmoSpent)]
+
+
+def test_the_gap_in_a_wall_is_the_path_movers_take(tmp_path: Path) -> None:
+    walls = 'walls = [{ name = "north", x = 5, y = 0, w = 1, h = 3 }, { name = "south", x = 5, y = 4, w = 1, h = 4 }]'
+    actors = BRAWLER.format(id="ann", side="a", x=1, y=1) + BRAWLER.format(id="bob", side="b", x=10, y=1)
+    evs = fight(tmp_path, walls, actors, rounds=6)
+    steps = [(ev.actor, ev.x, ev.y) for ev in evs if isinstance(ev, E.Moved)]
+    cells = {(x, y) for _, x, y in steps}
+    assert (5, 3) in cells  # through the gap
+    assert not cells & (wall_cells(5, 0, 1, 3) | wall_cells(5, 4, 1, 4))
+    assert any(isinstance(ev, E.SkillTested) and ev.target for ev in evs)  # and they met
+
+
+def test_a_low_wall_covers_the_target_behind_it_not_one_in_front(tmp_path: Path) -> None:
+    shooter = SHOOTER.format(id="ann", side="a", x=1, y=4, policy="scripted", script=SCRIPTED_SHOT)
+
+    def cover_of_the_shot(wall_x: int) -> list[str]:
+        walls = f'walls = [{{ name = "crates", x = {wall_x}, y = 0, w = 1, h = 8, height = "low", cover = "heavy" }}]'
+        evs = fight(
+            tmp_path,
+            walls,
+            shooter + SHOOTER.format(id="bob", side="b", x=8, y=4, policy="cautious", script=""),
+            rounds=1,
+        )
+        tests = [ev for ev in evs if isinstance(ev, E.SkillTested) and ev.actor == "ann" and ev.target == "bob"]
+        assert len(tests) == 1  # a low wall does not block sight: the shot is taken
+        return [m.name for m in tests[0].modifiers if "cover" in m.name]
+
+    behind = cover_of_the_shot(6)  # ann (1, 4) -> crates (6, y) -> bob (8, 4)
+    assert behind == ["heavy cover (crates, a low wall: the line of fire crosses it at (6, 4))"]
+    assert cover_of_the_shot(10) == []  # the crates are behind bob: he stands in front of them
+
+
+def test_the_thousand_zombie_horde_replays_verifies_and_respects_its_walls(tmp_path: Path) -> None:
+    """tests/data/zc_horde_1000.toml (tools/make_horde.py): replay == live, verify, nobody on a wall."""
+    horde = Path(__file__).resolve().parents[1] / "data" / "zc_horde_1000.toml"
+    spec = load_scenario(horde).spec
+    assert sum(1 for a in spec.actors if a.policy == "zombie") == 1000
+    log = tmp_path / "horde.jsonl"
+    live = run_scenario(horde, log_path=log)
+    assert state_to_builtins(replay_log(log).state) == state_to_builtins(live.state)
+    assert verify_log(log).ok
+    walls = set().union(*(wall_cells(w.x, w.y, w.w, w.h) for w in spec.map.walls))
+    evs = [e.ev for e in iter_log(log) if isinstance(e, E.Entry)]
+    cells = {(ev.x, ev.y) for ev in evs if isinstance(ev, E.Moved)}
+    assert not cells & walls
+    assert {(12, 19), (12, 20)} & cells  # the dead come through the gate in the barricade
