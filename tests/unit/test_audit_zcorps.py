@@ -48,6 +48,8 @@ def brute_force_at_least(code: DCode, cp: int, vs: int) -> Fraction:
     highest other die; ZC-CP-1: the CP Joker explodes too but its 1 is plain.
     """
     assert cp in (0, 1)
+    if code.dice <= 0:  # ZC-DICE-1: a pool penalised to 0D or below rolls nothing and cannot succeed
+        return Fraction(0)
     need = vs - code.pips
     short = Fraction(0)
     for (total, dropped), ways in _plain(code.dice - 1).items():
@@ -70,6 +72,10 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, list[E.En
             path = directory / f"{scenario.stem}{seed}.jsonl"
             run_scenario(scenario, seed=str(seed), log_path=path)
             out.append((path, read_log(path).entries))
+    # the forty-zombie horde, last: since the barricade has walls, its fights hold no Cojones reroll of a rolled pool
+    path = directory / "zc_horde1.jsonl"
+    run_scenario(ROOT / "tests" / "data" / "zc_horde.toml", seed="1", log_path=path)
+    out.append((path, read_log(path).entries))
     return out
 
 
@@ -94,7 +100,10 @@ CASES: dict[str, Callable[[E.SkillTested], bool]] = {
     "a pool penalty": lambda t: " -1D " in t.skill and "doubled" not in t.skill,
     "one CP die bought": lambda t: (pool := logged_pool(t)) is not None and pool[1] == 1,
     "a pool doubled by Cojones": lambda t: "doubled by Cojones" in t.skill,
-    "a Cojones reroll": lambda t: t.skill.endswith("(Cojones reroll)"),
+    # a reroll that rolls dice (the audit gives no odds for a pool penalised to 0D or below)
+    "a Cojones reroll": lambda t: (
+        t.skill.endswith("(Cojones reroll)") and (logged_pool(t) or (DCode(0, 0), 0))[0].dice > 0
+    ),
     "a stamina roll": lambda t: t.skill.startswith("stamina "),
     "natural healing": lambda t: t.skill.startswith("natural healing"),
 }

@@ -91,8 +91,9 @@ def test_a_zcorps_human_acts_and_defends_with_derived_dice_and_the_log_verifies(
     play(human_vance, log, table, "derived", "10")
     out = table.out.getvalue()
     assert "Round 1: Sgt Vance decides.\nMap around Sgt Vance at " in out
-    # at 23 m (short range), no cover, no defence: 5D+1 against 10, the floor of 3 out of reach
-    p = float(success_probability(DCode(5, 1), 10))
+    # at 23 m (short range), no defence: 5D+1 against 10, the floor of 3 out of reach; the line of fire
+    # crosses the shopping trolleys beside Mags: quarter cover, one more difficulty die (ZC-COVER-1, a plain d6)
+    p = sum(float(success_probability(DCode(5, 1), 10 + face)) for face in range(1, 7)) / 6
     assert f". shoot Mags with M4 carbine (single auto)  [{p:.1%} to succeed]\n" in out
     assert ". hold\n" in out
     entries = read_log(log).entries
@@ -100,13 +101,31 @@ def test_a_zcorps_human_acts_and_defends_with_derived_dice_and_the_log_verifies(
     assert len(human) == len(table.questions)
     assert {d.actor for d in human} == {"vance"}
     texts = [d.text for d in human]
-    assert any(re.fullmatch(r"active defence \(dodge\) against \w+, spending an action", t) for t in texts)
-    assert any(re.fullmatch(r"no active defence against \w+", t) for t in texts)
     shown = Narrator()
     for e in entries:
         shown.text(e.ev)  # the names, as the table saw them
     for options, declared in zip(table.questions, texts, strict=True):
         assert shown.declared(declared) in options
+    report = verify_log(log)
+    assert report.ok, report.problem
+
+
+def test_a_zcorps_human_under_fire_is_asked_to_defend_and_the_log_verifies(tmp_path: Path) -> None:
+    """Okafor, whom the looters shoot at from the first round (behind the trolleys' line of fire, Sgt Vance is
+    rarely their target since walls and cover count along the line), played by a human who defends every other time."""
+    text = FIREFIGHT.read_text()
+    block = text.index('id = "okafor"')
+    at = text.index('policy = "cautious"', block)
+    path = tmp_path / "human_okafor.toml"
+    path.write_text(text[:at] + 'policy = "human"' + text[at + len('policy = "cautious"') :])
+    log = tmp_path / "zc.jsonl"
+    table = Table(defend_every_other_time())
+    play(path, log, table, "derived", "16")  # a seed where the looters shoot at Okafor twice or more
+    entries = read_log(log).entries
+    texts = [e.ev.text for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human"]
+    assert len(texts) == len(table.questions)
+    assert any(re.fullmatch(r"active defence \(dodge\) against \w+, spending an action", t) for t in texts)
+    assert any(re.fullmatch(r"no active defence against \w+", t) for t in texts)
     report = verify_log(log)
     assert report.ok, report.problem
 
