@@ -22,7 +22,7 @@ and the mean number of rounds must agree within sampling error; the
 ``sanity`` line says so, and counts the seeds whose fight ends the same way
 (the bare loops draw their dice in the engine's order, so they all should).
 Then the scale figures (``--scale`` runs only them): on a Point Zéro open map (no
-wall, three rounds, JSONL log, CPU time), the cost of one actor-round at 200 and
+wall, two battle lines 16 m apart, three rounds, JSONL log, CPU time), the cost of one actor-round at 200 and
 3,200 actors and their ratio (the crowd index keeps it flat: target <= 1.5), a
 10,000-actor fight of three rounds (not with ``--quick``), and the Z-Corps horde
 (tests/data/zc_horde_1000.toml: run time, verify ms per 10,000 events).
@@ -947,25 +947,29 @@ HORDE = ROOT / "tests" / "data" / "zc_horde_1000.toml"
 def open_map(actors: int) -> str:
     """A Point Zéro open map (no wall, no cover) with ``actors`` gunmen, half a side each, three rounds.
 
-    About four cells per actor; each side fills its half of the map row by row, every other row,
-    so the two lines face each other across the middle.
+    Two battle lines face each other across 16 m of open ground, four ranks deep, one
+    gunman a cell; more actors make the lines longer, not deeper, so every actor meets
+    the same fight whatever the count, and the cost of an actor-round measures how the
+    engine scales (not how far the lines must walk).
     """
-    side = math.ceil(math.sqrt(actors * 4))
+    ranks, gap = 4, 16
+    per_side = actors - actors // 2
+    height = max(1, -(-per_side // ranks))
+    width = 2 * ranks + gap
     lines = [
         'system = "point_zero"',
         f'name = "Open map, {actors} actors"',
         "round_limit = 3",
         "[map]",
-        f"width = {side}",
-        f"height = {side}",
+        f"width = {width}",
+        f"height = {height}",
         '[[sides]]\nid = "a"\n[[sides]]\nid = "b"',
     ]
     half = actors // 2
-    cols = side // 2
     for i in range(actors):
         team, j = ("a", i) if i < half else ("b", i - half)
-        x = j % cols if team == "a" else side - 1 - (j % cols)
-        y = (j // cols) * 2 % side
+        rank, y = j % ranks, j // ranks
+        x = ranks - 1 - rank if team == "a" else ranks + gap + rank
         lines.append(
             f'[[actors]]\nid = "{team}{j}"\nside = "{team}"\nposition = [{x}, {y}]\n'
             "attributes = { PER = 3, ADR = 3, VIG = 3, COG = 3, INIT = 3, DEP = 18 }\n"

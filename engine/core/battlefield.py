@@ -410,8 +410,8 @@ class Crowd:
         #: how many buckets across and down the map (actors never leave it)
         self.buckets_x = (max(width, 1) - 1) // bucket + 1
         self.buckets_y = (max(height, 1) - 1) // bucket + 1
-        #: side -> grade -> bucket -> ids (insertion-ordered dicts; results are sorted by id anyway)
-        self.groups: dict[str, dict[int, dict[Cell, dict[str, None]]]] = {}
+        #: side -> grade -> bucket -> id -> cell (insertion-ordered dicts; results are sorted by id anyway)
+        self.groups: dict[str, dict[int, dict[Cell, dict[str, Cell]]]] = {}
         #: side -> grade -> how many able actors
         self.counts: dict[str, dict[int, int]] = {}
         #: actor -> (side, grade, bucket) while able
@@ -419,13 +419,15 @@ class Crowd:
         #: cell -> ids of the actors on it (the dead and the gone included: they lie where they fell)
         self.cells: dict[Cell, list[str]] = {}
         self.cell_of: dict[str, Cell] = {}
+        self._others: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------ upkeep
 
     def observe(self, ev: Any) -> None:
         actor = ev.actor
         a = self.state.actors[actor]
-        if type(ev) is E.Moved or type(ev) is E.ActorEntered:
+        kind = type(ev)
+        if kind is E.Moved or kind is E.ActorEntered:
             old = self.cell_of.get(actor)
             new = (a.x, a.y)
             if old != new:
@@ -436,6 +438,15 @@ class Crowd:
                         del self.cells[old]
                 self.cells.setdefault(new, []).append(actor)
                 self.cell_of[actor] = new
+            placed = self.placed.get(actor)
+            if kind is E.Moved and placed is not None:
+                # a step changes neither the side nor the grade: the position, and the bucket when it changes
+                b = self.bucket
+                key = (a.x // b, a.y // b)
+                side, grade, old_key = placed
+                if key == old_key:
+                    self.groups[side][grade][old_key][actor] = new
+                    return
         self._place(a)
 
     def _place(self, a: ActorState) -> None:
@@ -461,8 +472,11 @@ class Crowd:
             del self.placed[aid]
         if new is not None:
             side, grade, key = new
-            self.groups.setdefault(side, {}).setdefault(grade, {}).setdefault(key, {})[aid] = None
-            counts = self.counts.setdefault(side, {})
+            self.groups.setdefault(side, {}).setdefault(grade, {}).setdefault(key, {})[aid] = (a.x, a.y)
+            counts = self.counts.get(side)
+            if counts is None:
+                counts = self.counts[side] = {}
+                self._others.clear()  # a new side: every other_sides() list changes
             counts[grade] = counts.get(grade, 0) + 1
             self.placed[aid] = new
 
@@ -506,10 +520,14 @@ class Crowd:
         return sorted(found, reverse=True)
 
     def other_sides(self, side: str) -> list[str]:
-        return sorted(s for s in self.counts if s != side)
+        """The sides other than ``side`` that have had an actor on the map, sorted (kept until a side arrives)."""
+        others = self._others.get(side)
+        if others is None:
+            others = self._others[side] = sorted(s for s in self.counts if s != side)
+        return others
 
-    def _buckets(self, sides: Iterable[str], grades: Iterable[int] | None) -> list[dict[Cell, dict[str, None]]]:
-        out: list[dict[Cell, dict[str, None]]] = []
+    def _buckets(self, sides: Iterable[str], grades: Iterable[int] | None) -> list[dict[Cell, dict[str, Cell]]]:
+        out: list[dict[Cell, dict[str, Cell]]] = []
         for side in sides:
             by_grade = self.groups.get(side)
             if not by_grade:
@@ -561,25 +579,31 @@ class Crowd:
         groups = self._buckets(sides, grades)
         if not groups:
             return None
-        actors = self.state.actors
         best: int | None = None
         ids: list[str] = []
+        far = 1 << 60
+        limit = far if within is None else within  # the farthest a candidate may be
 
         def visit(key: Cell) -> None:
-            nonlocal best, ids
+            nonlocal best, ids, limit
             for group in groups:
                 members = group.get(key)
                 if not members:
                     continue
-                for aid in members:
-                    a = actors[aid]
-                    d = max(a.x - x, x - a.x, a.y - y, y - a.y)
-                    if (within is not None and d > within) or (best is not None and d > best):
+                for aid, (ax, ay) in members.items():
+                    dx = ax - x
+                    if dx < 0:
+                        dx = -dx
+                    dy = ay - y
+                    if dy < 0:
+                        dy = -dy
+                    d = dx if dx > dy else dy
+                    if d > limit:
                         continue
                     if accept is not None and not accept(aid):
                         continue
                     if best is None or d < best:
-                        best, ids = d, [aid]
+                        best, ids, limit = d, [aid], d
                     else:
                         ids.append(aid)
 
@@ -635,7 +659,6 @@ class Crowd:
         out: list[tuple[int, str]] = []
         if not groups:
             return out
-        actors = self.state.actors
         b = self.bucket
         for kx in range((x - metres) // b, (x + metres) // b + 1):
             for ky in range((y - metres) // b, (y + metres) // b + 1):
@@ -643,9 +666,8 @@ class Crowd:
                     members = group.get((kx, ky))
                     if not members:
                         continue
-                    for aid in members:
-                        a = actors[aid]
-                        d = max(a.x - x, x - a.x, a.y - y, y - a.y)
+                    for aid, (ax, ay) in members.items():
+                        d = max(ax - x, x - ax, ay - y, y - ay)
                         if d <= metres:
                             out.append((d, aid))
         out.sort()
