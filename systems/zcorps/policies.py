@@ -199,7 +199,7 @@ def choose_mode(enc: Encounter, actor: str, weapon: Weapon, targets: list[ActorS
         for mode in ("single_auto", "burst", "long_burst"):
             if ok(mode):
                 return mode, ids
-    zone = cover_at(enc, pos(first))
+    zone = cover_against(enc, a, first)
     if zone is not None and zone.level == "three_quarters" and ok("suppressive"):  # ZC-FIRE-2: pin it down
         return "suppressive", ids
     if ok("semi") and left + spare * (weapon.magazine or 0) >= 8:
