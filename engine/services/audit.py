@@ -194,7 +194,7 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
     if decl is not None and isinstance(decl.ev, E.ActionDeclared):
         who = decl.ev.policy or "?"
         lines.append(
-            f'Why: {name(actor)} declared "{decl.ev.text}" at the start of round {decl.round} '
+            f'Why: {name(actor)} declared "{narrator.declared(decl.ev.text)}" at the start of round {decl.round} '
             f"(decided by the {who} policy, seq {decl.seq}) [{decl.ev.rule}]"
         )
     dice = entries[di].ev if di is not None else None
@@ -206,8 +206,9 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
         src = {"derived": "derived from the seed", "entered": "entered at the table"}.get(
             roll_ev.source, roll_ev.source
         )
+        why = narrator.purpose_text(roll_ev.purpose)
         lines.append(
-            f"Roll (seq {entries[k].seq}): {name(roll_ev.actor)} rolls {n}d{roll_ev.sides} for {roll_ev.purpose} "
+            f"Roll (seq {entries[k].seq}): {name(roll_ev.actor)} rolls {n}d{roll_ev.sides} {why} "
             f"[{roll_ev.rule}]; dice {roll_ev.first}..{roll_ev.first + n - 1} of the stream, {src}:"
         )
         for idx, (face, fate) in enumerate(zip(roll_ev.faces, roll_ev.fates, strict=True)):

@@ -418,6 +418,8 @@ def build_data(path: Path, entries: Sequence[E.Entry], torn: TornLine | None = N
             ended = ev
         if not isinstance(ev, E.Moved | E.EncounterStarted):
             events[str(e.seq)] = _event_builtins(ev)
+            if isinstance(ev, E.DiceRolled):  # the roll's purpose as the narration says it: names, not ids
+                events[str(e.seq)]["said"] = narrator.purpose_text(ev.purpose)
         now = state_to_builtins(state)["actors"]
         delta: dict[str, Any] = {}
         for aid, a in now.items():

@@ -59,7 +59,7 @@ def test_the_audit_of_mira_s_shot_explains_dice_difficulty_margin_odds_and_conse
     assert audit.test_seq == i and audit.dice_seq == i - 1
     assert text[1].startswith('Why: Mira declared "') and "(decided by the cautious policy, seq " in text[1]
     assert text[2] == (
-        f"Roll (seq {i - 1}): Mira rolls {len(dice.faces)}d6 for pistol attack on guard [PZ-TEST-1]; "
+        f"Roll (seq {i - 1}): Mira rolls {len(dice.faces)}d6 for the pistol attack on the guard [PZ-TEST-1]; "
         f"dice {dice.first}..{dice.first + len(dice.faces) - 1} of the stream, derived from the seed:"
     )
     for k, (face, fate) in enumerate(zip(dice.faces, dice.fates, strict=True)):
