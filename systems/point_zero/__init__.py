@@ -12,6 +12,7 @@ from fracas.core.quality import TestRead
 from fracas.core.scenario import parse_duration
 from fracas.core.system import Process, policy_table, registered_policy_names
 from fracas.systems.point_zero import resolution as R
+from fracas.systems.point_zero import tactics
 from fracas.systems.point_zero.oddscmd import PointZeroOdds
 from fracas.systems.point_zero.policies import DECLARED, POLICIES, Plan
 from fracas.systems.point_zero.rules import PHYSICAL, RULE_IDS, SHOCK, PointZeroRules
@@ -203,7 +204,15 @@ class PointZero:
 
     def _perform(self, enc: Encounter, aid: str, plan: Plan) -> None:
         if plan.kind == "attack" and plan.target is not None:
-            R.attack(enc, aid, plan.target, plan.weapon, min(plan.surpass, enc.rules.surpass_max))
+            surpass: int | None = min(plan.surpass, enc.rules.surpass_max)
+            if enc.actor_specs[aid].policy in tactics.COMPETENT and enc.rules.edition >= tactics.COMPETENT_EDITION:
+                surpass = tactics.at_resolution(enc, aid, plan.target, plan.weapon, surpass or 0)
+                if surpass is None:
+                    enc.emit(
+                        E.ActionLost(actor=aid, reason=f"holds fire: {plan.target} cannot be hit now", rule="PZ-INIT-4")
+                    )
+                    return
+            R.attack(enc, aid, plan.target, plan.weapon, surpass or 0)
         elif plan.kind == "reload":
             R.reload(enc, aid, plan.weapon)
         elif plan.kind in ("clear", "pickup"):

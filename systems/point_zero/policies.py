@@ -1,9 +1,11 @@
 """Point Zéro policies: who acts how. A decision is a :class:`Plan`, logged as an event.
 
-- ``aggressive``: shoots (or closes in on) the most wounded, then nearest,
-  enemy in reach; reloads, clears jams, picks weapons up.
-- ``cautious``: fights from cover, moves to cover first when it is close,
-  flees through an exit (or surrenders) when badly hurt or outnumbered.
+- ``aggressive`` and ``cautious``: styles over one competent core
+  (:mod:`fracas.systems.point_zero.tactics`): every option scored by expected
+  harm with the exact odds, less the harm the foes can do at the end cell,
+  which ``cautious`` weighs more; ``cautious`` also flees through an exit
+  when badly hurt or outnumbered. Rules editions 1 and 2 keep fracas 0.1.0's
+  policies (``_edition1_*``), so that their logs re-simulate.
 - ``scripted``: one step of the scenario's ``script`` per round.
 
 Policies are deterministic: no randomness, so a replay needs no AI code.
@@ -17,6 +19,7 @@ import msgspec
 from fracas.core.encounter import Encounter
 from fracas.core.events import Noted
 from fracas.core.state import ActorState
+from fracas.systems.point_zero import tactics
 from fracas.systems.point_zero.human import human
 from fracas.systems.point_zero.resolution import (
     Cell,
@@ -25,6 +28,7 @@ from fracas.systems.point_zero.resolution import (
     distance,
     free_move,
     pos,
+    rules,
     sheet,
     sprint_distance,
     walk,
@@ -155,33 +159,25 @@ def _pick_target(enc: Encounter, me: ActorState, reach: int | None, *, seen: boo
     return None
 
 
+def _plan_of(option: tactics.Option) -> Plan:
+    return Plan(
+        kind=option.kind,
+        target=option.target,
+        weapon=option.weapon,
+        before=list(option.before),
+        after=list(option.after),
+        surpass=option.surpass,
+    )
+
+
 def aggressive(enc: Encounter, actor: str) -> Plan:
-    a = enc.state.actors[actor]
-    here = pos(a)
-    weapon, need = _usable_ranged(enc, actor)
-    if weapon is not None and need is not None:
-        return Plan(kind=need, weapon=weapon.name)
-    if weapon is not None:
-        target = _pick_target(enc, a, weapon.bands.extreme, seen=True)
-        if target is not None:
-            d = actor_distance(a, target)
-            # Close in after shooting, but no nearer than 2 m: each straight step is one metre
-            # nearer, so that is the path's first d - 2 steps (none when already that close).
-            closer = walk(enc, here, pos(target), min(free_move(enc, actor), d - 2)) if d > 2 else []
-            surpass = 1 if d > weapon.bands.short and worst_level(a) < 1 else 0
-            return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
-    target = _pick_target(enc, a, None, seen=False)
-    if target is None:
-        return Plan(kind="hold")
-    # the walk around the walls (the straight distance on open ground); the target was chosen reachable
-    d = enc.battlefield.walk_distance(here, pos(target)) or distance(here, pos(target))
-    melee = _melee_weapon(enc, actor)
-    reach = free_move(enc, actor)
-    if d - 1 <= reach:
-        before = walk(enc, here, pos(target), d - 1)
-        return Plan(kind="attack", target=target.id, weapon=melee, before=before)
-    run = walk(enc, here, pos(target), min(sprint_distance(enc, actor), d - 1))
-    return Plan(kind="sprint", after=run)
+    """The competent core with little weight on the harm foes can do back (systems/point_zero/tactics.py).
+
+    Rules editions 1 and 2 play fracas 0.1.0's policy, so that their logs re-simulate as they were played.
+    """
+    if rules(enc).edition < tactics.COMPETENT_EDITION:
+        return _edition1_aggressive(enc, actor)
+    return _plan_of(tactics.choose(enc, actor, tactics.AGGRESSIVE))
 
 
 def _nearest_cover(enc: Encounter, here: Cell) -> Cell | None:
@@ -214,6 +210,55 @@ def _flee_or_surrender(enc: Encounter, actor: str) -> Plan:
 
 
 def cautious(enc: Encounter, actor: str) -> Plan:
+    """Flees through an exit when badly hurt or outnumbered two to one; else the competent core,
+    weighing the harm foes can do at each cell more than ``aggressive`` does. With no exit it
+    fights on, and surrenders only at Critique/Sonné with no attack left worth trying."""
+    if rules(enc).edition < tactics.COMPETENT_EDITION:
+        return _edition1_cautious(enc, actor)
+    a = enc.state.actors[actor]
+    foes, friends = enemies(enc, actor), allies(enc, actor)
+    beaten = worst_level(a) >= 1 or len(foes) >= 2 * max(1, len(friends))
+    if beaten and enc.scenario.map.exits:
+        return _flee_or_surrender(enc, actor)
+    plan = _plan_of(tactics.choose(enc, actor, tactics.CAUTIOUS))
+    if beaten and worst_level(a) >= 2 and plan.kind != "attack":
+        return Plan(kind="surrender")  # Critique or Sonné, no way out and nothing left to try (C-END-1)
+    return plan
+
+
+# ------------------------------------------- fracas 0.1.0's policies (rules editions 1 and 2)
+
+
+def _edition1_aggressive(enc: Encounter, actor: str) -> Plan:
+    a = enc.state.actors[actor]
+    here = pos(a)
+    weapon, need = _usable_ranged(enc, actor)
+    if weapon is not None and need is not None:
+        return Plan(kind=need, weapon=weapon.name)
+    if weapon is not None:
+        target = _pick_target(enc, a, weapon.bands.extreme, seen=True)
+        if target is not None:
+            d = actor_distance(a, target)
+            # Close in after shooting, but no nearer than 2 m: each straight step is one metre
+            # nearer, so that is the path's first d - 2 steps (none when already that close).
+            closer = walk(enc, here, pos(target), min(free_move(enc, actor), d - 2)) if d > 2 else []
+            surpass = 1 if d > weapon.bands.short and worst_level(a) < 1 else 0
+            return Plan(kind="attack", target=target.id, weapon=weapon.name, after=closer, surpass=surpass)
+    target = _pick_target(enc, a, None, seen=False)
+    if target is None:
+        return Plan(kind="hold")
+    # the walk around the walls (the straight distance on open ground); the target was chosen reachable
+    d = enc.battlefield.walk_distance(here, pos(target)) or distance(here, pos(target))
+    melee = _melee_weapon(enc, actor)
+    reach = free_move(enc, actor)
+    if d - 1 <= reach:
+        before = walk(enc, here, pos(target), d - 1)
+        return Plan(kind="attack", target=target.id, weapon=melee, before=before)
+    run = walk(enc, here, pos(target), min(sprint_distance(enc, actor), d - 1))
+    return Plan(kind="sprint", after=run)
+
+
+def _edition1_cautious(enc: Encounter, actor: str) -> Plan:
     a = enc.state.actors[actor]
     here = pos(a)
     crowd = enc.crowd
@@ -222,7 +267,7 @@ def cautious(enc: Encounter, actor: str) -> Plan:
         return _flee_or_surrender(enc, actor)
     weapon, need = _usable_ranged(enc, actor)
     if weapon is None:
-        return aggressive(enc, actor)
+        return _edition1_aggressive(enc, actor)
     if need is not None:
         return Plan(kind=need, weapon=weapon.name)
     target = _pick_target(enc, a, weapon.bands.extreme, seen=True)
@@ -236,7 +281,7 @@ def cautious(enc: Encounter, actor: str) -> Plan:
         if d > reach:
             return Plan(kind="sprint", after=walk(enc, here, spot, sprint_distance(enc, actor)))
     if target is None:
-        return aggressive(enc, actor)
+        return _edition1_aggressive(enc, actor)
     return Plan(kind="attack", target=target.id, weapon=weapon.name)
 
 

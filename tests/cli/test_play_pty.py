@@ -110,7 +110,7 @@ def _check_entered_log(log: Path, player: Player) -> None:
 def test_point_zero_mira_played_at_the_table(tmp_path: Path) -> None:
     log = tmp_path / "mira.jsonl"
     scenario = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
-    player = Player(["play", str(scenario), "--human", "mira", "--dice", "entered", "--log", str(log)], pick=3)
+    player = Player(["play", str(scenario), "--human", "mira", "--dice", "entered", "--log", str(log)], pick=2)
     assert player.run() == 0, player.screen[-2000:]
     assert player.menus >= 1
     screen = player.screen

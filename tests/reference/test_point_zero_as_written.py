@@ -41,7 +41,11 @@ def test_pz_mon_5_a_critique_actor_may_still_act_with_every_attribute_at_1(tmp_p
     Bob, Critique, aggressive, shoots Ann: 3 dice keep PER 1 (1, 1, 1: a critical failure, his pistol jams).
     """
     # initiative: Ann 1, 1, 1 = 3 (then holds: DEP 18), Bob 2, 2, 2 = 6; Bob's shot 1, 1, 1
-    enc = enc_for(tmp_path, dice=[1, 1, 1, 2, 2, 2, 1, 1, 1], apolicy="scripted", ascript=HOLD)
+    # Bob's player decides to shoot (a script: the AI would not take a shot at 0 %, issue 16)
+    shoot = '[{ action = "shoot", target = "ann", weapon = "pistol" }]'
+    enc = enc_for(
+        tmp_path, dice=[1, 1, 1, 2, 2, 2, 1, 1, 1], apolicy="scripted", ascript=HOLD, bpolicy="scripted", bscript=shoot
+    )
     wound(enc, "bob", 2)
     assert "incapacitated" in enc.state.actors["bob"].conditions
     seen = play_one_round(enc)

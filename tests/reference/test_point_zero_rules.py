@@ -194,8 +194,10 @@ def test_pz_move_3_a_sprinter_is_shot_where_its_run_has_taken_it(tmp_path: Path)
     # ann (init 3+4+5 = 12) shoots bob, who sprints from x=10 (rolled 1+1+1, declared a sprint: init = DEP 15,
     # one metre per count)
     script = '[{ action = "sprint", to = [30, 5] }]'
+    shoot = '[{ action = "shoot", target = "bob", weapon = "pistol" }]'  # the AI would move first
     dice = [3, 4, 5, 1, 1, 1, 1, 1, 1, 1]
-    fight = run_fight(duel(tmp_path, bpolicy="scripted", bscript=script, limit=1), tmp_path, dice=dice)
+    scenario = duel(tmp_path, apolicy="scripted", ascript=shoot, bpolicy="scripted", bscript=script, limit=1)
+    fight = run_fight(scenario, tmp_path, dice=dice)
     shot = next(x for x in fight.entries_of(E.SkillTested))
     assert shot.count == 12
     state = replay([x for x in fight.entries if x.seq < shot.seq])

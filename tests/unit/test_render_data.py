@@ -73,7 +73,11 @@ def test_steps_and_text_are_one_per_log_entry_with_the_narrators_line(mira_log: 
     assert [s[0] for s in data["steps"]] == [e.seq for e in entries]
     narrator = Narrator()
     assert data["text"] == [narrator.text(e.ev, e.sec) for e in entries]
-    wound = next(i for i, e in enumerate(entries) if isinstance(e.ev, E.WoundMarked) and e.ev.actor == "guard")
+    wound = next(
+        i
+        for i, e in enumerate(entries)
+        if isinstance(e.ev, E.WoundMarked) and e.ev.actor == "guard" and e.ev.monitor == "physical"
+    )
     assert re.fullmatch(
         r"The guard marks a Grave box on the physical monitor \(\d+ damage against \d+\) \[PZ-MON-3\]",
         data["text"][wound],

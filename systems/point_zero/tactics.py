@@ -1,0 +1,503 @@
+"""Point Zéro tactics: competent decisions by expected value with the exact odds (issue 16).
+
+The ``aggressive`` and ``cautious`` policies are two :class:`Style` values over
+one competent core. Each option of the round is scored as
+
+    value = P(hit) x expected harm x P(the initiative lasts the move)
+            - threat weight x expected harm the foes can do at the end cell
+
+with the exact odds of :mod:`fracas.systems.point_zero.odds` and the same
+difficulty the resolution will compute (range band from the firing cell,
+light and cover at the target, target movement, aiming: PZ-DIFF-1..3), so the
+options compared are:
+
+- shoot from here, or after a move within the free move (PZ-MOVE-1) toward a
+  foe or into a cover zone; strike after closing in (PZ-DIFF-2);
+- surpass oneself (PZ-SURP-1) only when the extra die adds at least
+  :data:`SURPASS_WORTH` (10 points) of odds and the Shock box it marks does
+  not tip the actor into Étourdi;
+- aim (PZ-DIFF-3), ready a weapon, sprint toward a foe or to cover, hold:
+  worth a discounted share of the next round's best shot.
+
+A shot with no chance is never taken; expected harm grows with the target's
+wounds (focus fire on foes that can be put down). Policies are deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fracas.core.encounter import Encounter
+from fracas.core.state import ActorState
+from fracas.systems.point_zero import resolution as R
+from fracas.systems.point_zero.odds import at_least
+from fracas.systems.point_zero.rules import SHOCK
+from fracas.systems.point_zero.sheet import MELEE_SKILLS, Weapon
+
+Cell = tuple[int, int]
+
+#: PZ-SURP-1 (policy): a surpass only when it adds this much to the odds (issue 16).
+SURPASS_WORTH = 0.10
+#: The share of next round's value counted for an action that only prepares it (aim, reload, move).
+NEXT_ROUND = 0.6
+#: What readying a weapon (reload, clear a jam, pick it up) is worth beyond next round's shot.
+READY_WORTH = 0.1
+#: The expected margin of success of a hit, added to the damage (PZ-DMG-1): a rough mean.
+MEAN_MARGIN = 2.0
+
+
+@dataclass(frozen=True)
+class Style:
+    """What a style values on top of competence."""
+
+    name: str
+    #: how much the harm the foes can do at the end cell counts against an option
+    threat_weight: float
+    #: a shot below these odds is left for a better option when one is worth more
+    min_odds: float
+    #: sprinting into cover is an option even with a shot or a blow at hand
+    sprints_to_cover: bool
+
+
+#: The rules edition from which ``aggressive`` and ``cautious`` play by this module (docs/rules-notes.md).
+COMPETENT_EDITION = 3
+#: The policies that play by this module (their attacks are re-checked at resolution: :func:`at_resolution`).
+COMPETENT = ("aggressive", "cautious")
+
+AGGRESSIVE = Style(name="aggressive", threat_weight=0.1, min_odds=0.0, sprints_to_cover=False)
+CAUTIOUS = Style(name="cautious", threat_weight=0.3, min_odds=0.05, sprints_to_cover=True)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A scored option: the plan's fields and its value."""
+
+    value: float
+    kind: str
+    target: str | None = None
+    weapon: str | None = None
+    before: tuple[Cell, ...] = ()
+    after: tuple[Cell, ...] = ()
+    surpass: int = 0
+    odds: float = 0.0
+
+
+@lru_cache(maxsize=4096)
+def p_success(dice: int, keep: int, difficulty: int) -> float:
+    """P(best ``keep`` of ``dice`` d6 >= ``difficulty``) as a float (PZ-TEST-1..3); no dice: only a difficulty <= 0."""
+    if dice <= 0:
+        return 1.0 if difficulty <= 0 else 0.0
+    return float(at_least(dice, keep, difficulty))
+
+
+@lru_cache(maxsize=1024)
+def p_initiative_above(init_dice: int, metres: int) -> float:
+    """P(INIT d6 summed > ``metres``): the action survives moving that far first (PZ-MOVE-2)."""
+    if metres <= 0:
+        return 1.0
+    return float(at_least(init_dice, init_dice, metres + 1))
+
+
+def _memo(enc: Encounter) -> dict[tuple[object, ...], object]:
+    """A cache for one decision phase: every policy of a round decides at its start (PZ-INIT-3),
+    before anything moves or is hurt (initiative rolls change neither), so a round's
+    positions, wounds and weapons are the same for each; a new round starts a fresh cache.
+    Only the round-start decisions use it (:func:`at_resolution` does not).
+    """
+    key = (enc.round, len(enc.state.actors))
+    held = enc.scratch.get("pz_tactics")
+    if held is None or held[0] != key:
+        held = (key, {})
+        enc.scratch["pz_tactics"] = held
+    memo: dict[tuple[object, ...], object] = held[1]
+    return memo
+
+
+def foes(enc: Encounter, actor: str) -> list[ActorState]:
+    memo = _memo(enc)
+    got = memo.get(("foes", actor))
+    if got is None:
+        me = enc.state.actors[actor]
+        got = memo[("foes", actor)] = [a for a in enc.state.actors.values() if a.side != me.side and a.can_act()]
+    return got  # type: ignore[return-value]
+
+
+def _light_at(enc: Encounter, cell: Cell) -> int:
+    memo = _memo(enc)
+    got = memo.get(("light", cell))
+    if got is None:
+        zone = R.cover_at(enc, cell)
+        light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+        got = memo[("light", cell)] = R.rules(enc).light_modifiers.get(light, 0)
+    return got  # type: ignore[return-value]
+
+
+def _movement_modifier(enc: Encounter, target: ActorState) -> int:
+    """PZ-DIFF-3: the target's own movement so far this round, as the resolution reads it."""
+    r = R.rules(enc)
+    free_metres = R.sheet(enc, target.id).attributes.DEP // 3
+    if "sprinting" in target.conditions and target.moved >= free_metres * 2:
+        return r.sprinting_target
+    if target.moved > free_metres:
+        return r.moving_target
+    return 0
+
+
+def shot_difficulty(
+    enc: Encounter, actor: str, weapon: Weapon, target: ActorState, cell: Cell, target_cell: Cell | None = None
+) -> int | None:
+    """PZ-DIFF-1 / PZ-DIFF-3: a shot from ``cell`` at ``target`` (standing at ``target_cell``); None: out of range."""
+    tc = target_cell or R.pos(target)
+    band = R.range_band(weapon.bands, R.distance(cell, tc))
+    if band is None:
+        return None
+    r = R.rules(enc)
+    difficulty: int = r.range_difficulty[band] + _light_at(enc, tc)
+    zone = R.cover_at(enc, tc)
+    if zone is not None:
+        difficulty += r.cover_modifiers[zone.level]
+    if target_cell is None:
+        difficulty += _movement_modifier(enc, target)
+    aimed_at = enc.state.actors[actor].conditions.get("aiming")
+    if (
+        aimed_at is not None
+        and aimed_at == list(enc.actor_specs).index(target.id)
+        and cell == R.pos(enc.state.actors[actor])
+    ):
+        difficulty += r.aim_bonus
+    return difficulty
+
+
+def melee_difficulty(enc: Encounter, actor: str, weapon: Weapon, target: ActorState) -> int:
+    """PZ-DIFF-2 / PZ-DIFF-3: 10 + the defender's level, light and movement (no cover in melee)."""
+    r = R.rules(enc)
+    level = R.sheet(enc, target.id).skills.get(weapon.skill, 0)
+    return r.melee_base + level + _light_at(enc, R.pos(target)) + _movement_modifier(enc, target)
+
+
+def expected_harm(enc: Encounter, attacker: str, weapon: Weapon, target: ActorState) -> float:
+    """Expected wound levels of a hit (PZ-DMG-1, PZ-SB-1, PZ-MON-3), more for a foe already hurt (focus fire)."""
+    memo = _memo(enc)
+    key = ("harm", attacker, weapon.name, target.id)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _expected_harm(enc, attacker, weapon, target)
+    return got  # type: ignore[return-value]
+
+
+def _expected_harm(enc: Encounter, attacker: str, weapon: Weapon, target: ActorState) -> float:
+    vig = R.sheet(enc, attacker).attributes.VIG
+    n, flat = R.dice_of_pu(weapon.pu, vig)
+    damage = 3.5 * n + flat + MEAN_MARGIN
+    sb = max(1, R.natural_sb(enc, target.id) + R.armour_bonus(enc, target.id, weapon))
+    levels = min(4.0, damage / sb)
+    worst = R.worst_level(target)
+    return levels * (1.0 + 0.5 * (worst + 1))
+
+
+def _keep(enc: Encounter, actor: str, attribute: str) -> int:
+    return R.effective_attribute(enc, actor, attribute)[0]
+
+
+def ready_ranged(enc: Encounter, actor: str) -> list[Weapon]:
+    """Ranged weapons ready to fire with a round in them."""
+    a = enc.state.actors[actor]
+    return [
+        w
+        for w in R.sheet(enc, actor).weapons
+        if w.skill not in MELEE_SKILLS and a.weapons.get(w.name, "ready") == "ready" and a.ammo.get(w.name, 0) > 0
+    ]
+
+
+def melee_weapon(enc: Encounter, actor: str) -> Weapon:
+    """The first ready melee weapon, else fists."""
+    a = enc.state.actors[actor]
+    for w in R.sheet(enc, actor).weapons:
+        if w.skill in MELEE_SKILLS and a.weapons.get(w.name) == "ready":
+            return w
+    return R.weapon_of(enc, actor, None)
+
+
+def threat_at(enc: Encounter, actor: str, cell: Cell, sprinting: bool = False) -> float:
+    """Expected harm the foes can do this round to ``actor`` standing at ``cell`` (each foe's best attack)."""
+    memo = _memo(enc)
+    key = ("threat", actor, cell, sprinting)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _threat_at(enc, actor, cell, sprinting)
+    return got  # type: ignore[return-value]
+
+
+def _threat_at(enc: Encounter, actor: str, cell: Cell, sprinting: bool) -> float:
+    me = enc.state.actors[actor]
+    r = R.rules(enc)
+    total = 0.0
+    for f in foes(enc, actor):
+        best = 0.0
+        fpos = R.pos(f)
+        for w in ready_ranged(enc, f.id):
+            if R.distance(fpos, cell) > w.bands.extreme:
+                continue
+            diff = shot_difficulty(enc, f.id, w, me, fpos, target_cell=cell)
+            if diff is None:
+                continue
+            if sprinting:
+                diff += r.sprinting_target
+            p = p_success(R.sheet(enc, f.id).skills.get(w.skill, 0), _keep(enc, f.id, "PER"), diff)
+            best = max(best, p * expected_harm(enc, f.id, w, me))
+        if R.distance(fpos, cell) - 1 <= R.free_move(enc, f.id):
+            w = melee_weapon(enc, f.id)
+            level = R.sheet(enc, actor).skills.get(w.skill, 0)
+            diff = r.melee_base + level + _light_at(enc, cell)
+            p = p_success(R.sheet(enc, f.id).skills.get(w.skill, 0), _keep(enc, f.id, "ADR"), diff)
+            best = max(best, p * expected_harm(enc, f.id, w, me))
+        total += best
+    return total
+
+
+def _cover_cells(enc: Encounter, here: Cell) -> list[Cell]:
+    """The nearest cell of each cover zone (the lowest (x, y) of equally near cells)."""
+    out = []
+    hx, hy = here
+    for z in enc.scenario.map.cover:
+        if z.w <= 0 or z.h <= 0:
+            continue
+        x = min(max(hx, z.x), z.x + z.w - 1)
+        y = min(max(hy, z.y), z.y + z.h - 1)
+        out.append((x, y))
+    return out
+
+
+def firing_cells(enc: Encounter, actor: str) -> list[tuple[Cell, tuple[Cell, ...]]]:
+    """Here, and the cells a free move reaches straight toward each foe and into each cover zone."""
+    a = enc.state.actors[actor]
+    here = R.pos(a)
+    reach = R.free_move(enc, actor)
+    occupied = {R.pos(o) for o in enc.state.actors.values() if o.id != actor and not o.conditions.get("dead")}
+    out: list[tuple[Cell, tuple[Cell, ...]]] = [(here, ())]
+    seen = {here}
+    goals = [R.pos(f) for f in foes(enc, actor)] + _cover_cells(enc, here)
+    for goal in goals:
+        path = R.path_toward(here, goal, reach)
+        for k in range(1, len(path) + 1):
+            cell = path[k - 1]
+            if cell in seen or cell in occupied:
+                continue
+            seen.add(cell)
+            out.append((cell, tuple(path[:k])))
+    return out
+
+
+def _surpass_options(enc: Encounter, actor: str, dice: int, keep: int, difficulty: int) -> list[tuple[int, float]]:
+    """(extra dice, odds): none, and each surpass that adds >= 10 points per die without tipping into Étourdi."""
+    a = enc.state.actors[actor]
+    base = p_success(dice, keep, difficulty)
+    out = [(0, base)]
+    if R.worst_level(a) >= 2:  # Critique/Sonné: no surpassing oneself (PZ-SURP-1)
+        return out
+    room = R.rules(enc).monitor_boxes[0] - a.monitors[SHOCK].marked[0]
+    prev = base
+    for extra in range(1, min(R.rules(enc).surpass_max, room) + 1):
+        p = p_success(dice + extra, keep, difficulty)
+        if p - prev < SURPASS_WORTH:
+            break
+        out.append((extra, p))
+        prev = p
+    return out
+
+
+def attack_options(enc: Encounter, actor: str, style: Style) -> list[Option]:
+    """Every attack worth scoring this round: shots from each firing cell, blows after closing in."""
+    a = enc.state.actors[actor]
+    spec = R.sheet(enc, actor)
+    init_dice = spec.attributes.INIT
+    out: list[Option] = []
+    targets = foes(enc, actor)
+    weapons = ready_ranged(enc, actor)
+    threats: dict[Cell, float] = {}
+
+    def threat(cell: Cell) -> float:
+        if cell not in threats:
+            threats[cell] = threat_at(enc, actor, cell)
+        return threats[cell]
+
+    if weapons:
+        keep = _keep(enc, actor, "PER")
+        for cell, path in firing_cells(enc, actor):
+            survive = p_initiative_above(init_dice, len(path))
+            for w in weapons:
+                dice = spec.skills.get(w.skill, 0)
+                for t in targets:
+                    diff = shot_difficulty(enc, actor, w, t, cell)
+                    if diff is None:
+                        continue
+                    harm = expected_harm(enc, actor, w, t)
+                    for extra, p in _surpass_options(enc, actor, dice, keep, diff):
+                        if p <= 0.0:
+                            continue
+                        value = p * harm * survive - style.threat_weight * threat(cell) - 0.01 * extra
+                        out.append(Option(value, "attack", t.id, w.name, before=path, surpass=extra, odds=p * survive))
+    here = R.pos(a)
+    reach = R.free_move(enc, actor)
+    mw = melee_weapon(enc, actor)
+    keep_adr = _keep(enc, actor, "ADR")
+    dice = spec.skills.get(mw.skill, 0)
+    for t in targets:
+        d = R.distance(here, R.pos(t))
+        if d - 1 > reach:
+            continue
+        path = tuple(R.path_toward(here, R.pos(t), d - 1))
+        cell = path[-1] if path else here
+        survive = p_initiative_above(init_dice, len(path))
+        diff = melee_difficulty(enc, actor, mw, t)
+        harm = expected_harm(enc, actor, mw, t)
+        for extra, p in _surpass_options(enc, actor, dice, keep_adr, diff):
+            if p <= 0.0:
+                continue
+            value = p * harm * survive - style.threat_weight * threat(cell) - 0.01 * extra
+            weapon = None if mw.name == "fists" else mw.name
+            out.append(Option(value, "attack", t.id, weapon, before=path, surpass=extra, odds=p * survive))
+    return out
+
+
+def best_shot_from(
+    enc: Encounter, actor: str, cell: Cell, weapons: list[Weapon], *, aimed_at: str | None = None
+) -> float:
+    """The best P(hit) x harm from ``cell`` next round with ``weapons`` (as if ready), foes where they stand."""
+    spec = R.sheet(enc, actor)
+    keep = _keep(enc, actor, "PER")
+    r = R.rules(enc)
+    best = 0.0
+    for w in weapons:
+        for t in foes(enc, actor):
+            diff = shot_difficulty(enc, actor, w, t, cell)
+            if diff is None:
+                continue
+            if aimed_at == t.id:
+                diff += r.aim_bonus
+            p = p_success(spec.skills.get(w.skill, 0), keep, diff)
+            best = max(best, p * expected_harm(enc, actor, w, t))
+    return best
+
+
+def preparing_options(enc: Encounter, actor: str, style: Style, attacks: list[Option]) -> list[Option]:
+    """Options that pay next round: aim, ready a weapon, sprint toward a foe or to cover, hold.
+
+    ``attacks``: this round's attack options. Sprinting to cover is for a cautious style,
+    or a shooter with no shot this round; an aggressive fighter otherwise closes in.
+    """
+    a = enc.state.actors[actor]
+    here = R.pos(a)
+    spec = R.sheet(enc, actor)
+    out: list[Option] = []
+    stay = style.threat_weight * threat_at(enc, actor, here)
+    out.append(Option(-stay, "hold"))
+    weapons = ready_ranged(enc, actor)
+    if weapons:
+        current = best_shot_from(enc, actor, here, weapons)
+        for t in foes(enc, actor):
+            aimed = a.conditions.get("aiming") == list(enc.actor_specs).index(t.id)
+            if aimed:
+                continue
+            gain = best_shot_from(enc, actor, here, weapons, aimed_at=t.id)
+            if gain > current:
+                out.append(Option(NEXT_ROUND * gain - stay, "aim", t.id))
+    for w in spec.weapons:
+        if w.skill in MELEE_SKILLS:
+            continue
+        state = a.weapons.get(w.name, "ready")
+        kind = {"jammed": "clear", "dropped": "pickup"}.get(state)
+        if kind is None and a.ammo.get(w.name, 0) <= 0 and a.spare.get(w.name, 0) > 0:
+            kind = "reload"
+        if kind is not None:
+            # a loaded weapon is worth something even when no foe is exposed right now
+            gain = NEXT_ROUND * best_shot_from(enc, actor, here, [w]) + READY_WORTH
+            out.append(Option(gain - stay, kind, weapon=w.name))
+    # sprint (PZ-MOVE-3): toward each foe (no nearer than 2 m) and into each cover zone
+    run = R.sprint_distance(enc, actor)
+    # a sprint readies nothing: a shooter whose weapons need readying gains no shot from it
+    needs_readying = any(w.skill not in MELEE_SKILLS for w in spec.weapons) and not weapons
+    usable = weapons
+    goals: list[tuple[Cell, int]] = [(R.pos(f), 2) for f in foes(enc, actor)]
+    if style.sprints_to_cover or (weapons and not any(o.kind == "attack" for o in attacks)):
+        goals += [(c, 0) for c in _cover_cells(enc, here)]
+    for goal, stop in goals:
+        toward_foe = stop > 0
+        d = R.distance(here, goal)
+        path = tuple(R.path_toward(here, goal, min(run, max(0, d - stop))))
+        if not path:
+            continue
+        end = path[-1]
+        if usable:
+            later = best_shot_from(enc, actor, end, usable)
+        elif needs_readying and any(o.kind in ("reload", "clear", "pickup") for o in out):
+            later = 0.0
+        else:  # hand to hand: next round's blow when the sprint ends within a free move of a foe
+            mw = melee_weapon(enc, actor)
+            later = max(
+                (
+                    p_success(
+                        spec.skills.get(mw.skill, 0), _keep(enc, actor, "ADR"), melee_difficulty(enc, actor, mw, f)
+                    )
+                    * expected_harm(enc, actor, mw, f)
+                    for f in foes(enc, actor)
+                    if R.distance(end, R.pos(f)) - 1 <= R.free_move(enc, actor)
+                ),
+                default=0.0,
+            )
+            if toward_foe:  # closing in is worth something
+                later = max(later, 0.1 / (1 + R.distance(end, goal)))
+        # the sprint itself is hard to hit (+5), but next round the actor stands there: count that
+        value = NEXT_ROUND * later - style.threat_weight * threat_at(enc, actor, end)
+        out.append(Option(value, "sprint", after=path))
+    return out
+
+
+def choose(enc: Encounter, actor: str, style: Style) -> Option:
+    """The best option by value; ties go to the first listed (attacks first, then as listed)."""
+    options = attack_options(enc, actor, style)
+    floor = style.min_odds
+    worthy = [o for o in options if o.odds >= floor] or options
+    candidates = worthy + preparing_options(enc, actor, style, options)
+    best = candidates[0]
+    for o in candidates[1:]:
+        if o.value > best.value + 1e-12:
+            best = o
+    return best
+
+
+def at_resolution(enc: Encounter, actor: str, target: str, weapon_name: str | None, surpass: int) -> int | None:
+    """PZ-INIT-4 (policy): the attack re-checked at the actor's count, as a player sees it then.
+
+    Returns the surpass to use (the declared one, less any die that no longer adds
+    :data:`SURPASS_WORTH`), or None to hold fire: the shot or blow cannot succeed any
+    more (the target sprinted, moved out of the band, into cover). The checks the
+    resolution makes itself (range, reach, ammunition) are left to it.
+    """
+    st = enc.state.actors
+    a, t = st[actor], st.get(target)
+    if t is None:
+        return surpass
+    weapon = R.weapon_of(enc, actor, weapon_name)
+    spec = R.sheet(enc, actor)
+    if weapon.skill in MELEE_SKILLS:
+        if R.actor_distance(a, t) > 1:
+            return surpass
+        base, mods = R.melee_difficulty(enc, actor, target, weapon)
+        keep = _keep(enc, actor, "ADR")
+    else:
+        found = R.ranged_difficulty(enc, actor, target, weapon)
+        if found is None:
+            return surpass
+        base, mods = found
+        keep = _keep(enc, actor, "PER")
+    difficulty = base + sum(m.value for m in mods)
+    dice = spec.skills.get(weapon.skill, 0)
+    allowed = 0
+    for extra, _ in _surpass_options(enc, actor, dice, keep, difficulty):
+        allowed = extra
+    use = min(surpass, allowed)
+    if p_success(dice + use, keep, difficulty) <= 0.0:
+        return None
+    return use

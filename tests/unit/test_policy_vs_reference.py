@@ -1,0 +1,238 @@
+"""Each built-in policy against a simple odds-aware reference policy written here (issue 16).
+
+The reference plays the duels the way the issue's outside policy did: the
+attack with the best exact odds (from here, or after the free move toward
+the foe), aiming when that adds 15 points, surpassing only when it adds 10,
+never a shot at 0 %, reloading or closing in otherwise. It is registered
+through the public plugin route (entry points in the group
+``fracas.policies.<system>`` of an installed distribution, docs/plugins.md),
+for the tests of this module only.
+
+Each built-in policy plays both seats against it over the same seeds; the
+built-in policy must not be beaten by more than 5 points: its win rate
+less the reference's, with a 95 % interval printed, may not be below -5.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import register_entry_points
+from fracas.core import events as E
+from fracas.core.encounter import Encounter
+from fracas.core.log import read_log
+from fracas.core.system import forget_plugins, get_system
+from fracas.services.batch import build_scenario, read_scenario_text
+from fracas.services.run import run_scenario
+from fracas.systems.point_zero import resolution as PR
+from fracas.systems.point_zero.odds import at_least
+from fracas.systems.point_zero.policies import Plan as PZPlan
+from fracas.systems.point_zero.sheet import MELEE_SKILLS
+from fracas.systems.zcorps import resolution as ZR
+from fracas.systems.zcorps.odds import success_probability
+from fracas.systems.zcorps.resolution import Plan as ZCPlan
+from fracas.systems.zcorps.sheet import ranges_of
+
+ROOT = Path(__file__).resolve().parents[2]
+REFERENCE = "reference"
+Z95 = 1.959963984540054
+
+
+# ------------------------------------------------------------- Point Zéro
+
+
+def _pz_odds(
+    enc: Encounter, actor: str, weapon: Any, target: Any, cell: tuple[int, int], extra: int, aim: int
+) -> float:
+    r = PR.rules(enc)
+    band = PR.range_band(weapon.bands, PR.distance(cell, (target.x, target.y)))
+    if band is None:
+        return 0.0
+    zone = PR.cover_at(enc, (target.x, target.y))
+    light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+    difficulty = r.range_difficulty[band] + r.light_modifiers.get(light, 0) + aim
+    if zone is not None:
+        difficulty += r.cover_modifiers[zone.level]
+    dice = PR.sheet(enc, actor).skills.get(weapon.skill, 0) + extra
+    keep = PR.effective_attribute(enc, actor, "PER")[0]
+    return float(at_least(dice, keep, difficulty)) if dice else 0.0
+
+
+def pz_reference(enc: Encounter, actor: str) -> PZPlan:
+    a = enc.state.actors[actor]
+    here = (a.x, a.y)
+    foes = [f for f in enc.state.actors.values() if f.side != a.side and f.can_act()]
+    guns = [w for w in PR.sheet(enc, actor).weapons if w.skill not in MELEE_SKILLS]
+    if not foes or not guns:
+        return PZPlan(kind="hold")
+    gun = guns[0]
+    state = a.weapons.get(gun.name, "ready")
+    if state in ("jammed", "dropped"):
+        return PZPlan(kind="clear" if state == "jammed" else "pickup", weapon=gun.name)
+    if a.ammo.get(gun.name, 0) <= 0:
+        return PZPlan(kind="reload", weapon=gun.name) if a.spare.get(gun.name, 0) else PZPlan(kind="hold")
+    aimed = a.conditions.get("aiming")
+    best: tuple[float, PZPlan] = (0.0, PZPlan(kind="hold"))
+    for f in foes:
+        index = list(enc.actor_specs).index(f.id)
+        aim_now = PR.rules(enc).aim_bonus if aimed == index else 0
+        cells = [(here, [])]
+        path = PR.path_toward(here, (f.x, f.y), PR.free_move(enc, actor))
+        cells += [(path[k - 1], path[:k]) for k in range(1, len(path) + 1) if path[k - 1] != (f.x, f.y)]
+        for cell, before in cells:
+            p = _pz_odds(enc, actor, gun, f, cell, 0, aim_now if not before else 0)
+            extra = 0
+            if PR.worst_level(a) < 2 and _pz_odds(enc, actor, gun, f, cell, 1, 0) - p >= 0.10:
+                extra, p = 1, _pz_odds(enc, actor, gun, f, cell, 1, 0)
+            if p > best[0]:
+                best = (p, PZPlan(kind="attack", target=f.id, weapon=gun.name, before=list(before), surpass=extra))
+        p_aim = _pz_odds(enc, actor, gun, f, here, 0, PR.rules(enc).aim_bonus)
+        if aimed != index and p_aim >= best[0] + 0.15:
+            best = (p_aim - 0.15, PZPlan(kind="aim", target=f.id))
+    if best[0] > 0.0:
+        return best[1]
+    nearest = min(foes, key=lambda f: (PR.distance(here, (f.x, f.y)), f.id))
+    d = PR.distance(here, (nearest.x, nearest.y))
+    return PZPlan(
+        kind="sprint", after=PR.path_toward(here, (nearest.x, nearest.y), min(PR.sprint_distance(enc, actor), d - 2))
+    )
+
+
+# ---------------------------------------------------------------- Z-Corps
+
+
+def zc_reference(enc: Encounter, actor: str) -> ZCPlan:
+    a = enc.state.actors[actor]
+    foes = [f for f in enc.state.actors.values() if f.side != a.side and f.can_act()]
+    guns = ZR.traits(enc, actor).firearms
+    if not foes or not guns:
+        return ZCPlan(kind="hold")
+    gun = guns[0]
+    if a.ammo.get(gun.name, 0) <= 0:
+        return ZCPlan(kind="reload", weapon=gun.name) if a.spare.get(gun.name, 0) else ZCPlan(kind="hold")
+    r = ZR.rules(enc)
+    code = ZR.trait(enc, actor, "firearms")
+    best: tuple[float, str | None] = (0.0, None)
+    for f in foes:
+        d = ZR.distance((a.x, a.y), (f.x, f.y))
+        band = ZR.range_band(enc, gun, d)
+        if band is None:
+            continue
+        p = float(success_probability(code, r.passive_defence + r.range_modifiers[band]))
+        if p > best[0]:
+            best = (p, f.id)
+    if best[1] is None:
+        nearest = min(foes, key=lambda f: (ZR.distance((a.x, a.y), (f.x, f.y)), f.id))
+        path = ZR.path_toward(
+            (a.x, a.y), (nearest.x, nearest.y), min(ZR.sheet(enc, actor).move, 10), stop=ranges_of(gun)[2]
+        )
+        return ZCPlan(kind="move", targets=[nearest.id], path=path)
+    return ZCPlan(kind="shoot", targets=[best[1]], weapon=gun.name, mode="single")
+
+
+# ------------------------------------------------------------------- runs
+
+#: The reference policies by system, as entry points name them (this module, importable by its name).
+ENTRY_POINTS = {
+    "fracas.policies.point_zero": {REFERENCE: f"{__name__}:pz_reference"},
+    "fracas.policies.zcorps": {REFERENCE: f"{__name__}:zc_reference"},
+}
+
+
+@pytest.fixture(scope="module")
+def reference_installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The reference policies registered through the public plugin route: entry points of an installed
+    distribution (a ``dist-info`` on ``sys.path``), exactly as a designer's package would register them."""
+    folder = register_entry_points(tmp_path_factory.mktemp("site"), "reference-policies", ENTRY_POINTS)
+    sys.path.insert(0, str(folder))
+    forget_plugins()
+    try:
+        yield
+    finally:
+        sys.path.remove(str(folder))
+        forget_plugins()
+
+
+def _seated(path: Path, seats: dict[str, str]) -> Any:
+    """The scenario with each actor's policy replaced (actor id -> policy)."""
+    text = read_scenario_text(path)
+    out = []
+    current: str | None = None
+    for line in text.splitlines():
+        if line.startswith("id = "):
+            current = line.split('"')[1]
+        if line.startswith("policy = "):
+            continue
+        out.append(line)
+        if line.startswith("side = ") and current in seats:
+            out.append(f'policy = "{seats[current]}"')
+    return build_scenario(str(path), "\n".join(out) + "\n")
+
+
+def duel(system: str, builtin: str, fights: int) -> tuple[int, int, int]:
+    """(built-in wins, reference wins, fights) over both seats, seeds 1..fights each."""
+    path = ROOT / "scenarios" / system / "duel.toml"
+    loaded = build_scenario(str(path), read_scenario_text(path))
+    ids = [a.id for a in loaded.spec.actors]
+    side_of = {a.id: a.side for a in loaded.spec.actors}
+    won = lost = 0
+    for first in (builtin, REFERENCE):
+        second = REFERENCE if first == builtin else builtin
+        seated = _seated(path, {ids[0]: first, ids[1]: second})
+        mine = side_of[ids[0]] if first == builtin else side_of[ids[1]]
+        for seed in range(1, fights + 1):
+            winner = run_scenario(seated, seed=str(seed)).winner
+            won += winner == mine
+            lost += winner is not None and winner != mine
+    return won, lost, 2 * fights
+
+
+def gap_interval(won: int, lost: int, n: int) -> tuple[float, float, float]:
+    """The built-in's win rate less the reference's, with a 95 % normal interval (paired multinomial)."""
+    p, q = won / n, lost / n
+    gap = p - q
+    var = (p + q - gap * gap) / n
+    half = Z95 * math.sqrt(max(var, 0.0))
+    return gap, gap - half, gap + half
+
+
+CASES = [("point_zero", "aggressive"), ("point_zero", "cautious"), ("zcorps", "aggressive"), ("zcorps", "cautious")]
+
+
+@pytest.mark.parametrize(("system", "builtin"), CASES, ids=[f"{s}-{b}" for s, b in CASES])
+@pytest.mark.usefixtures("reference_installed")
+def test_builtin_policy_is_not_beaten_by_the_reference(system: str, builtin: str) -> None:
+    won, lost, n = duel(system, builtin, 100)
+    gap, lo, hi = gap_interval(won, lost, n)
+    print(f"{system} {builtin} vs reference: {won}-{lost} of {n}, gap {gap:+.1%} [{lo:+.1%}, {hi:+.1%}]")
+    assert won + lost > 0
+    assert gap >= -0.05, f"{builtin} beaten by the reference by {-gap:.1%} [{lo:+.1%}, {hi:+.1%}] ({won}-{lost} of {n})"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("system", "builtin"), CASES, ids=[f"{s}-{b}" for s, b in CASES])
+@pytest.mark.usefixtures("reference_installed")
+def test_builtin_policy_is_not_beaten_by_the_reference_over_many_seeds(system: str, builtin: str) -> None:
+    won, lost, n = duel(system, builtin, 1000)
+    gap, lo, hi = gap_interval(won, lost, n)
+    print(f"{system} {builtin} vs reference: {won}-{lost} of {n}, gap {gap:+.1%} [{lo:+.1%}, {hi:+.1%}]")
+    assert gap >= -0.05 and hi > -0.05, f"{builtin}: gap {gap:+.1%} [{lo:+.1%}, {hi:+.1%}]"
+
+
+@pytest.mark.usefixtures("reference_installed")
+def test_the_reference_is_registered_and_really_plays(tmp_path: Path) -> None:
+    # an adversary check on the harness: the system lists it, the log names it, both seats win some duels
+    assert REFERENCE in get_system("point_zero").policies and REFERENCE in get_system("zcorps").policies
+    path = ROOT / "scenarios" / "point_zero" / "duel.toml"
+    seated = _seated(path, {"rook": REFERENCE, "jinx": REFERENCE})
+    log = tmp_path / "reference-duel.jsonl"
+    run_scenario(seated, seed="1", log_path=log)
+    declared = [e.ev for e in read_log(log).entries if isinstance(e.ev, E.ActionDeclared)]
+    assert declared and {d.policy for d in declared} == {REFERENCE}
+    winners = [run_scenario(seated, seed=str(s)).winner for s in range(1, 41)]
+    assert {"red", "blue"} <= set(winners)
