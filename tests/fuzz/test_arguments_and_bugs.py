@@ -1,0 +1,127 @@
+"""Arguments accepted that should not be, and the one exit code for bugs (issue 15)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SCENARIOS
+from fracas.cli import main as cli_main
+from fracas.core.errors import EXIT_BUG
+from fuzz_harness import error_lines, fracas
+
+MIRA = SCENARIOS / "point_zero" / "mira_vs_guard.toml"
+MIRA_LOG = SCENARIOS / "point_zero" / "mira_vs_guard.expected.jsonl"
+DUEL = SCENARIOS / "zcorps" / "duel.toml"
+
+
+@pytest.mark.parametrize(
+    ("argv", "word"),
+    [
+        (["replay", str(MIRA_LOG), "--at", "-1"], "--at -1"),
+        (["odds", "d100", "-50"], "-50"),
+        (["odds", "d100", "1000"], "1000"),
+        (["batch", str(DUEL), "-n", "3", "--sweep", "round_limit=1..0", "--no-progress"], "--sweep"),
+        (["batch", str(DUEL), "-n", "3", "--plot", "p.txt", "--no-progress"], "--plot"),
+        (["batch", str(DUEL), "-n", "3", "--keep-logs", str(MIRA), "--no-progress"], "--keep-logs"),
+        (["batch", str(DUEL), "-n", "3", "--out", "rows.txt", "--no-progress"], "--out"),
+    ],
+)
+def test_a_bad_argument_is_refused_in_one_line_before_any_work(argv: list[str], word: str) -> None:
+    ended = fracas(argv)
+    assert ended.rc == 2, ended.describe()
+    lines = error_lines(ended.err)
+    assert len(lines) == 1 and word in lines[0], ended.describe()
+
+
+def test_batch_workers_are_capped_by_the_fights(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fracas.services import batch as B
+
+    started: list[int] = []
+    real = B.make_executor
+
+    def spy(workers: int, *rest: object) -> object:
+        started.append(workers)
+        return real(workers, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(B, "make_executor", spy)
+    ended = fracas(["batch", str(DUEL), "-n", "3", "--workers", "1000", "--no-progress", "--json"])
+    assert ended.rc == 0, ended.describe()
+    assert started == [min(3, B.max_workers())]
+
+
+def test_a_bug_is_a_short_traceback_a_request_to_report_and_its_own_exit_code(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(args: object) -> int:
+        return {}["missing"]  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(cli_main, "cmd_validate", broken)
+    rc = cli_main.main(["validate", str(MIRA)])
+    err = capsys.readouterr().err
+    assert rc == EXIT_BUG == 70
+    assert "Traceback" in err and "KeyError: 'missing'" in err
+    assert "a bug in fracas" in err and "please report" in err
+    assert err.count("\n") < 25
+
+
+def test_an_os_error_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "x.toml"
+    ended = fracas(["validate", str(missing)])
+    assert ended.rc == 2 and len(error_lines(ended.err)) == 1, ended.describe()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().split(")")[-1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def test_kill_9_of_batch_leaves_no_worker_and_a_partial_csv(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.csv"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fracas", "batch", str(DUEL), "-n", "200000", "--workers", "2",
+         "--no-progress", "--out", str(rows)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    partial = tmp_path / "rows.csv.partial"
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and not (len(workers) >= 2 and partial.exists() and partial.stat().st_size):
+        workers = _children(proc.pid)
+        time.sleep(0.1)
+    assert workers, "batch started no worker"
+    assert partial.exists(), "rows are not streamed to NAME.partial"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    survivors = [w for w in workers if _alive(w)]
+    for w in survivors:
+        os.kill(w, signal.SIGKILL)
+    assert not survivors, f"workers alive 5 s after kill -9 of batch: {survivors}"
+    assert not rows.exists(), "an unfinished CSV carries the final name"
+    assert partial.exists()
