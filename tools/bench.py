@@ -775,7 +775,8 @@ def sanity(engine: Sequence[Outcome], bare: Sequence[Outcome]) -> dict[str, Any]
 
 def make_long_log(path: Path, events: int) -> int:
     """A log of at least ``events`` events (the endless brawl, cut by its round limit)."""
-    text = ENDLESS.read_text(encoding="utf-8").replace("round_limit = 100000", f"round_limit = {events // 9 + 1}")
+    # about 12.5 events a round; at most MAX_ROUNDS rounds (docs/scenario-limits.md)
+    text = ENDLESS.read_text(encoding="utf-8").replace("round_limit = 10000", f"round_limit = {events // 12 + 1}")
     scenario = path.with_suffix(".toml")
     scenario.write_text(text, encoding="utf-8")
     return run_scenario(scenario, seed="1", log_path=path).events

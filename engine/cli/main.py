@@ -1,7 +1,8 @@
 """The ``fracas`` command line.
 
-Exit codes: 0 ok, 1 a check failed, 2 bad input (one line on stderr, never
-a traceback). Human text by default, ``--json`` for machines.
+Exit codes: 0 ok, 1 a check failed or a damaged log, 2 bad input or an OS
+error (one line on stderr, never a traceback), 70 a bug in fracas (a short
+traceback and a request to report it). Human text by default, ``--json`` for machines.
 
 Start-up: building the parser imports no service, no SimPy, no structlog and
 no event types; each command imports what it needs when it runs, so
@@ -15,6 +16,7 @@ import json
 import os
 import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -29,7 +31,7 @@ from fracas.cli import play as cmd_play
 from fracas.cli import render as cmd_render
 from fracas.cli import scenarios as cmd_scenarios
 from fracas.cli import verify as cmd_verify
-from fracas.core.errors import EXIT_BAD_INPUT, EXIT_OK, FracasError
+from fracas.core.errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_OK, FracasError
 from fracas.core.version import __version__
 
 if TYPE_CHECKING:
@@ -78,6 +80,7 @@ def print_state(state: State, stream: TextIO | None = None) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from fracas.core import files
     from fracas.core.bundled import resolve_scenario
     from fracas.core.diagnostics import get_logger
     from fracas.core.scenario import load_scenario
@@ -91,6 +94,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     log_path = Path(args.log) if args.log else default_log_path(loaded, "-committed" if secret else seed)
     if args.binary and not args.log:
         log_path = log_path.with_suffix(".msgpack")
+    files.check_output(log_path, force=args.force, inputs=[loaded.path])
     printer = narration.Printer(args, _out)
     listeners: list[Callable[[int, int, int, float, E.Event], None]] = []
     if not args.json and not args.quiet:
@@ -155,11 +159,14 @@ def print_sheets(log: Path | None, final: State, aftermath: int | None) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     if args.fork_at is not None:
         return cmd_fork.cmd_fork(args)
+    from fracas.core import files
     from fracas.core.diagnostics import get_logger
     from fracas.core.state import state_to_builtins
     from fracas.services.run import replay_log
 
-    path = Path(args.log)
+    path = files.check_input(args.log, "log")
+    if args.at is not None and args.at < 0:
+        raise FracasError(f"--at {args.at}: expected the seq of an event (0 or more)")
     printer = narration.Printer(args, _out)
     if args.narrate and not args.json:
         narration.narrate_log(path, args.at, printer)
@@ -261,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print one JSON object instead of the play-by-play")
     run.add_argument("--quiet", action="store_true", help="no play-by-play, only the final state")
     narration.add_flags(run)
+    run.add_argument("--force", action="store_true", help="replace the log if it exists (never an input)")
     cmd_fair.add_run_flags(run)
     run.set_defaults(handler=cmd_run)
 
@@ -317,6 +325,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:  # the system refused (a full disk, a permission): the input, not fracas
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"fracas: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as exc:  # anything else is a bug in fracas, never the user's input
+        return report_bug(exc)
+
+
+def report_bug(exc: BaseException) -> int:
+    """A short traceback (the innermost frames), a request to report it, and the bug exit code."""
+    print("Traceback (most recent call last, innermost frames):", file=sys.stderr)
+    print("".join(traceback.format_tb(exc.__traceback__, limit=-6)).rstrip(), file=sys.stderr)
+    print("".join(traceback.format_exception_only(exc)).rstrip()[:500], file=sys.stderr)
+    print(
+        f"fracas: internal error (exit {EXIT_BUG}): this is a bug in fracas, not in your input; "
+        "please report it with the command line and the files it read",
+        file=sys.stderr,
+    )
+    return EXIT_BUG
 
 
 if __name__ == "__main__":

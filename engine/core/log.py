@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
-import os
 from binascii import hexlify
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import IO, Any
 
 import msgspec
 from fracas.core.events import AnyEvent, Entry
+from fracas.core.files import open_exclusive, write_atomic
 
 GENESIS = bytes(32)
 _H_KEY = b',"h":"'
@@ -102,9 +102,8 @@ class LogWriter:
         self.prev = GENESIS
         self.bytes_written = 0
         self._fh: IO[bytes] | None = fh
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(path, "wb")  # noqa: SIM115 - closed in close()
+        if path is not None:  # the caller checked --force and the inputs (fracas.core.files)
+            self._fh = open_exclusive(path, force=True)
         self._pending: list[bytes] = []
 
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
@@ -317,12 +316,6 @@ def to_binary(entries: list[Entry]) -> bytes:
 
 
 def write_entries(path: Path, entries: list[Entry], *, binary: bool = False) -> None:
-    """Write decoded entries back out (e.g. converting between forms)."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "wb") as fh:
-        if binary:
-            fh.write(to_binary(entries))
-        else:
-            for e in entries:
-                fh.write(canonical_line(e) + b"\n")
-    os.replace(tmp, path)
+    """Write decoded entries back out (e.g. converting between forms), replacing ``path`` atomically."""
+    data = to_binary(entries) if binary else b"".join(canonical_line(e) + b"\n" for e in entries)
+    write_atomic(path, data, force=True)

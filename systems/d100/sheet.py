@@ -3,25 +3,57 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from fracas.core.errors import ScenarioError
-from fracas.core.scenario import ActorBase, CoverZone, MapSpec, ScenarioBase, Spec, check_common, locate, parse_duration
+from fracas.core.scenario import (
+    MAX_ACTORS,
+    MAX_DICE,
+    MAX_DIE_SIDES,
+    MAX_FLAT,
+    MAX_ITEMS,
+    ActorBase,
+    Count,
+    CoverZone,
+    MapSpec,
+    Name,
+    Percent,
+    Positive,
+    ScenarioBase,
+    Spec,
+    check_common,
+    check_rules,
+    did_you_mean,
+    scenario_error,
+    unknown_name,
+)
 from fracas.core.system import registered_policy_names
 
 POLICIES = ("aggressive", "security", "raider", "passive", "human")
 MODES = ("stun", "lethal")
 CARE = ("none", "first_aid", "medicine")
-_TERM = re.compile(r"^(\d+)d(\d+)$|^(\d+)$")
+_TERM = re.compile(r"^(\d{1,6})d(\d{1,6})$|^(\d{1,6})$")
+#: The light levels a d100 map may name (light changes no d100 roll).
+LIGHT_LEVELS = ("normal", "poor", "gloom", "dark")
+#: The ranges of the [rules] numbers that bound work or divide (docs/scenario-limits.md).
+RULES_RANGES = {
+    "dex_bonus_step": (1, 100),
+    "heal_per_day": (0, 1000),
+    "heal_medicine_multiplier": (0, 100),
+    "major_wound_multiplier": (1, 100),
+}
+#: The [rules] values that are dice expressions.
+DICE_RULES = ("serious_jam_rounds", "overheat_damage", "stun_rounds", "paralysis_minutes", "knockout_minutes")
+#: A characteristic (3-18 for people; creatures go higher).
+Characteristic = Annotated[int, msgspec.Meta(ge=1, le=100)]
 
 
 class Characteristics(Spec, frozen=True, kw_only=True):
     """DEX, CON, POU (3-18 for people)."""
 
-    DEX: int
-    CON: int
-    POU: int = 10
+    DEX: Characteristic
+    CON: Characteristic
+    POU: Characteristic = 10
 
 
 class Weapon(Spec, frozen=True, kw_only=True):
@@ -31,36 +63,36 @@ class Weapon(Spec, frozen=True, kw_only=True):
     ``energy``: a broken energy weapon overheats and burns its wielder.
     """
 
-    name: str
-    skill: str
-    damage: str = "1d8"
-    panne: int = 100
-    modes: list[str] = msgspec.field(default_factory=lambda: ["lethal"])
+    name: Name
+    skill: Name
+    damage: Name = "1d8"
+    panne: Annotated[int, msgspec.Meta(ge=1, le=100)] = 100
+    modes: Annotated[list[Name], msgspec.Meta(max_length=2)] = msgspec.field(default_factory=lambda: ["lethal"])
     energy: bool = False
-    ammo: int
-    reloads: int = 0
+    ammo: Positive
+    reloads: Count = 0
 
 
 class Actor(ActorBase, frozen=True, kw_only=True):
     characteristics: Characteristics
-    hp: int
-    luck: int | None = None  # [ref] POU x 5 when the sheet has none
-    skills: dict[str, int] = {}
-    armour: str = "none"
+    hp: Annotated[int, msgspec.Meta(ge=1, le=1000)]
+    luck: Percent | None = None  # [ref] POU x 5 when the sheet has none
+    skills: Annotated[dict[Name, Percent], msgspec.Meta(max_length=MAX_ITEMS)] = {}
+    armour: Name = "none"
     sealed: bool = False  # sealed armour keeps stun out (D100-STUN-1)
-    parry_object: str | None = None
-    weapons: list[Weapon] = []
+    parry_object: Name | None = None
+    weapons: Annotated[list[Weapon], msgspec.Meta(max_length=MAX_ITEMS)] = []
 
 
 class D100Map(MapSpec, frozen=True, kw_only=True):
     """The map, with zones too cramped to dodge in (D100-REACT-1: dodging needs room)."""
 
-    cramped: list[CoverZone] = []
+    cramped: Annotated[list[CoverZone], msgspec.Meta(max_length=MAX_ITEMS)] = []
 
 
 class Scenario(ScenarioBase, frozen=True, kw_only=True):
     map: D100Map = D100Map()
-    actors: list[Actor]
+    actors: Annotated[list[Actor], msgspec.Meta(min_length=1, max_length=MAX_ACTORS)]
 
 
 def parse_dice(text: str) -> tuple[list[tuple[int, int]], int]:
@@ -78,6 +110,11 @@ def parse_dice(text: str) -> tuple[list[tuple[int, int]], int]:
             if n < 1 or sides < 1:
                 raise ValueError(f"expected dice like 1d8, 2d6+2 or 1d10+1d4, got {text!r}")
             groups.append((n, sides))
+    if sum(n for n, _ in groups) > MAX_DICE or any(s > MAX_DIE_SIDES for _, s in groups) or flat > MAX_FLAT:
+        raise ValueError(
+            f"expected at most {MAX_DICE} dice of at most {MAX_DIE_SIDES} faces and a bonus of at most "
+            f"{MAX_FLAT}, got {text!r}"
+        )
     return groups, flat
 
 
@@ -91,7 +128,7 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     from fracas.systems.d100.rules import D100Rules  # the rules table may be overridden by the scenario
 
     def fail(path: str, msg: str) -> None:
-        raise ScenarioError(file, path, msg, line=locate(text, path))
+        raise scenario_error(file, text, path, msg)
 
     rules_raw: dict[str, Any] = {}
     for key in ("armour", "parry_reduction"):
@@ -100,7 +137,14 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
     defaults = D100Rules()
     armour = rules_raw.get("armour", defaults.armour)
     parry = rules_raw.get("parry_reduction", defaults.parry_reduction)
-    check_common(scenario, file, text, (*POLICIES, *registered_policy_names("d100")))
+    check_rules(file, text, scenario.rules, RULES_RANGES)
+    for key in DICE_RULES:
+        if isinstance(scenario.rules.get(key), str):
+            try:
+                parse_dice(scenario.rules[key])
+            except ValueError as exc:
+                fail(f"$.rules.{key}", str(exc))
+    check_common(scenario, file, text, (*POLICIES, *registered_policy_names("d100")), LIGHT_LEVELS, CARE)
     ids = [a.id for a in scenario.actors]
     for i, a in enumerate(scenario.actors):
         p = f"$.actors[{i}]"
@@ -110,10 +154,9 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
         if a.hp < 1:
             fail(f"{p}.hp", f"expected at least 1 hit point, got {a.hp}")
         if a.armour not in armour:
-            fail(f"{p}.armour", f"unknown armour {a.armour!r} (expected one of {', '.join(armour)})")
+            fail(f"{p}.armour", unknown_name("armour", a.armour, list(armour)))
         if a.parry_object is not None and a.parry_object not in parry:
-            known = ", ".join(parry)
-            fail(f"{p}.parry_object", f"unknown parrying object {a.parry_object!r} (expected one of {known})")
+            fail(f"{p}.parry_object", unknown_name("parrying object", a.parry_object, list(parry)))
         for skill, value in a.skills.items():
             if value < 0:
                 fail(f"{p}.skills.{skill}", f"expected a percentage >= 0, got {value}")
@@ -124,7 +167,9 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
                 fail(f"{wp}.name", f"duplicate weapon name {w.name!r}")
             names.add(w.name)
             if w.skill not in a.skills:
-                fail(f"{wp}.skill", f"{a.id} has no skill {w.skill!r} (skills: {', '.join(a.skills) or 'none'})")
+                known = ", ".join(a.skills) or "none"
+                hint = did_you_mean(w.skill, a.skills)
+                fail(f"{wp}.skill", f"expected one of {a.id}'s skills ({known}), got {w.skill!r}{hint}")
             try:
                 parse_dice(w.damage)
             except ValueError as exc:
@@ -139,11 +184,4 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
                 fail(f"{wp}.reloads", f"expected 0 or more spare magazines, got {w.reloads}")
         for k, step in enumerate(a.script):
             if step.target is not None and step.target not in ids:
-                fail(f"{p}.script[{k}].target", f"unknown actor {step.target!r}")
-    after = scenario.aftermath
-    try:
-        parse_duration(after.duration)
-    except ValueError as exc:
-        fail("$.aftermath.duration", str(exc))
-    if after.care not in CARE:
-        fail("$.aftermath.care", f"expected one of {', '.join(CARE)}, got {after.care!r}")
+                fail(f"{p}.script[{k}].target", unknown_name("actor", step.target, ids))

@@ -88,7 +88,9 @@ def test_a_scenario_typo_is_one_line_with_its_path_and_exit_2(tmp_path: Path) ->
     assert proc.returncode == 2
     assert proc.stdout == ""
     line = 1 + next(i for i, t in enumerate(bad.read_text(encoding="utf-8").splitlines()) if t.startswith("skils"))
-    assert proc.stderr == f"fracas: error: {bad}:{line}: $.actors[0].skils: unknown field `skils`\n"
+    assert proc.stderr == (
+        f"fracas: error: {bad}:{line}:1: $.actors[0].skils: unknown field `skils` (did you mean 'skills'?)\n"
+    )
 
 
 def test_a_wrong_type_names_what_was_expected_and_found(tmp_path: Path) -> None:
@@ -101,14 +103,14 @@ def test_a_wrong_type_names_what_was_expected_and_found(tmp_path: Path) -> None:
     )
     proc = fracas("validate", str(bad))
     assert proc.returncode == 2
-    assert proc.stderr == f"fracas: error: {bad}:50: $.actors[1].attributes.PER: expected `int`, got `str`\n"
+    assert proc.stderr == f"fracas: error: {bad}:50:16: $.actors[1].attributes.PER: expected `int`, got `str`\n"
 
 
 def test_invalid_toml_names_the_line(tmp_path: Path) -> None:
     bad = tmp_path / "broken.toml"
     bad.write_text('system = "point_zero"\nname = "x\n', encoding="utf-8")
     proc = fracas("validate", str(bad))
-    assert (proc.returncode, proc.stderr) == (2, f"fracas: error: {bad}:2: invalid TOML: Illegal character '\\n'\n")
+    assert (proc.returncode, proc.stderr) == (2, f"fracas: error: {bad}:2:10: invalid TOML (expected TOML syntax): Illegal character '\\n'\n")
 
 
 def test_unknown_system_and_missing_file_are_bad_input(tmp_path: Path) -> None:
@@ -117,7 +119,7 @@ def test_unknown_system_and_missing_file_are_bad_input(tmp_path: Path) -> None:
     proc = fracas("validate", str(bad), str(tmp_path / "missing.toml"))
     assert proc.returncode == 2
     first, second = proc.stderr.splitlines()
-    assert first.startswith(f"fracas: error: {bad}:1: $.system: unknown system 'gurps' (known: ")
+    assert first.startswith(f"fracas: error: {bad}:1:1: $.system: unknown rule system 'gurps' (expected one of ")
     assert second == f"fracas: error: {tmp_path / 'missing.toml'}: cannot read scenario: No such file or directory"
 
 
@@ -128,7 +130,7 @@ def test_semantic_errors_name_the_path(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     proc = fracas("validate", str(bad))
-    assert proc.stderr == f"fracas: error: {bad}:34: $.actors[0].side: unknown side 'rebels' (sides: mira, guards)\n"
+    assert proc.stderr == f"fracas: error: {bad}:34:1: $.actors[0].side: unknown side 'rebels' (expected one of mira, guards)\n"
 
 
 def test_a_log_that_is_not_a_log_is_bad_input(tmp_path: Path) -> None:
@@ -169,4 +171,4 @@ def test_rules_overrides_are_validated_and_recorded_in_the_header(tmp_path: Path
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace("monitor_boxes", "monitor_boxs"), encoding="utf-8")
     proc = fracas("validate", str(bad))
-    assert proc.stderr == f"fracas: error: {bad}:12: $.rules.monitor_boxs: unknown rules value `monitor_boxs`\n"
+    assert proc.stderr == f"fracas: error: {bad}:12:1: $.rules.monitor_boxs: unknown rules value `monitor_boxs` (did you mean 'monitor_boxes'?)\n"

@@ -185,7 +185,7 @@ def test_bad_sweep_paths_are_clear_errors(path: str, value: float, message: str)
 def test_an_override_the_system_rejects_names_the_file_and_path() -> None:
     with pytest.raises(ScenarioError) as err:
         B.build_scenario(str(DUEL), B.read_scenario_text(DUEL), (B.Override("round_limit", 0),))
-    assert str(err.value).endswith("$.round_limit: expected at least 1 round, got 0")
+    assert str(err.value).endswith("$.round_limit: expected `int` >= 1, got 0")
 
 
 def test_plan_points_is_the_grid_first_sweep_slowest() -> None:

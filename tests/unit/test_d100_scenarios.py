@@ -27,36 +27,36 @@ def test_the_system_exposes_its_odds_module() -> None:
         (
             '{ name = "pistol", skill = "handgun"',
             '{ name = "pistol", skill = "rifle"',
-            "48: $.actors[1].weapons[0].skill: kestrel has no skill 'rifle' (skills: handgun, dodge, mechanics)",
+            "48:22: $.actors[1].weapons[0].skill: expected one of kestrel's skills (handgun, dodge, mechanics), got 'rifle'",
         ),
         (
             'armour = "kevlar"',
             'armour = "chainmail"',
-            "46: $.actors[1].armour: unknown armour 'chainmail' (expected one of none, heavy_clothing, stab_vest,"
+            "46:1: $.actors[1].armour: unknown armour 'chainmail' (expected one of none, heavy_clothing, stab_vest,"
             " kevlar, kevlar_plates, combat_armour)",
         ),
         (
             'modes = ["stun", "lethal"]',
             'modes = ["stun", "laser"]',
-            "34: $.actors[0].weapons[0].modes: expected modes among stun, lethal, got ['stun', 'laser']",
+            "34:70: $.actors[0].weapons[0].modes: expected modes among stun, lethal, got ['stun', 'laser']",
         ),
         (
             'damage = "1d10+2"',
             'damage = "d10"',
-            "48: $.actors[1].weapons[0].damage: expected dice like 1d8, 2d6+2 or 1d10+1d4, got 'd10'",
+            "48:41: $.actors[1].weapons[0].damage: expected dice like 1d8, 2d6+2 or 1d10+1d4, got 'd10'",
         ),
-        ("panne = 95", "panne = 0", "48: $.actors[1].weapons[0].panne: expected a Panne value 1..100, got 0"),
+        ("panne = 95", "panne = 0", "48:60: $.actors[1].weapons[0].panne: expected `int` >= 1, got 0"),
         (
             'policy = "raider"',
             'policy = "berserk"',
-            "42: $.actors[1].policy: unknown policy 'berserk' "
+            "42:1: $.actors[1].policy: unknown policy 'berserk' "
             "(expected one of aggressive, security, raider, passive, human)",
         ),
-        ("hp = 13", "hp = 13\nsanity = 40", "45: $.actors[1].sanity: unknown field `sanity`"),
+        ("hp = 13", "hp = 13\nsanity = 40", "45:1: $.actors[1].sanity: unknown field `sanity`"),
         (
             'care = "first_aid"',
             'care = "prayer"',
-            "53: $.aftermath.care: expected one of none, first_aid, medicine, got 'prayer'",
+            "53:1: $.aftermath.care: unknown care 'prayer' (expected one of none, first_aid, medicine)",
         ),
     ],
 )
@@ -90,7 +90,7 @@ def test_a_bad_rules_override_is_refused(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
-    assert str(info.value) == f"{path}:10: $.rules.dex_bonus_step: expected `int`, got `str`"
+    assert str(info.value) == f"{path}:10:1: $.rules.dex_bonus_step: expected `int`, got `str`"
 
 
 def test_corridor_seed_5_shows_reactions_malfunctions_fumbles_stuns_and_wounds(tmp_path: Path) -> None:

@@ -48,14 +48,14 @@ def bad_variant(tmp_path: Path, old: str, new: str) -> tuple[int, str]:
 def test_bad_objectives_and_care_sides_are_named(tmp_path: Path) -> None:
     assert bad_variant(tmp_path, 'objective = "escape"', 'objective = "loot"') == (
         2,
-        "fracas: error: FILE:25: $.sides[0].objective: expected fight or escape, got 'loot'\n",
+        "fracas: error: FILE:25:1: $.sides[0].objective: unknown objective 'loot' (expected one of fight, escape)\n",
     )
     assert bad_variant(tmp_path, 'exits = [{ name = "service door", x = 0, y = 8 }]', "exits = []") == (
         2,
-        "fracas: error: FILE:25: $.sides[0].objective: an escape objective needs an exit on the map ([[map.exits]])\n",
+        "fracas: error: FILE:25:1: $.sides[0].objective: an escape objective needs an exit on the map ([[map.exits]])\n",
     )
     assert bad_variant(tmp_path, 'sides = ["mira"]', 'sides = ["chet"]') == (
         2,
-        "fracas: error: FILE:83: $.aftermath.sides[0]: unknown side 'chet' (sides: mira, guards)\n",
+        "fracas: error: FILE:83:1: $.aftermath.sides[0]: unknown side 'chet' (expected one of mira, guards)\n",
     )
     assert main(["validate", str(MIRA)]) == 0
