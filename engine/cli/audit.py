@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from fracas.core.errors import EXIT_OK, FracasError
@@ -23,9 +22,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if (args.seq is None) == (args.roll is None):
         raise FracasError("audit: give either SEQ or --roll N")
     import msgspec  # imported here: keeps `fracas --help` fast
+    from fracas.cli.guard import damage_reported, holding_log
     from fracas.services.audit import audit_log
 
-    audit = audit_log(Path(args.log), seq=args.seq, roll=args.roll)
+    log = holding_log(args.log)
+    with damage_reported(log):
+        audit = audit_log(log, seq=args.seq, roll=args.roll)
     if args.json:
         sys.stdout.write(msgspec.json.encode(audit).decode() + "\n")
     else:

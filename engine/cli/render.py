@@ -12,11 +12,15 @@ from fracas.core.errors import EXIT_OK
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from fracas.cli.guard import damage_reported, holding_log
+    from fracas.core.files import check_output
     from fracas.services.render import render_html  # imported here: keeps `fracas --help` fast
 
-    log = Path(args.log)
+    log = holding_log(args.log)
     out = Path(args.output) if args.output else log.with_suffix(".html")
-    result = render_html(log, out)
+    check_output(out, force=args.force, inputs=[log])
+    with damage_reported(log):
+        result = render_html(log, out)
     if result.torn is not None:
         t = result.torn
         print(
@@ -38,4 +42,5 @@ def register(sub: Any) -> None:
     p.add_argument("log", help="log file (JSONL or binary)")
     p.add_argument("-o", "--output", metavar="HTML", help="the page to write (default: the log's name with .html)")
     p.add_argument("--json", action="store_true", help="print one JSON object about what was written")
+    p.add_argument("--force", action="store_true", help="replace the page if it exists (never the log)")
     p.set_defaults(handler=cmd_render)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -38,10 +37,12 @@ def faces_line(report: Any) -> str:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     import msgspec  # imported here: keeps `fracas --help` fast
+    from fracas.cli.guard import damage_reported, readable_log
     from fracas.services.verify import verify_log
 
-    # Unreadable is a FracasError: exit 2
-    report = verify_log(Path(args.log), commitment=args.commitment, parent=args.parent)
+    log = readable_log(args.log)
+    with damage_reported(log):  # Unreadable is a FracasError: exit 2
+        report = verify_log(log, commitment=args.commitment, parent=args.parent)
     if args.json:
         sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
         return report.exit_code

@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import os
+import stat
 from binascii import hexlify
 from collections.abc import Iterator
 from pathlib import Path
@@ -173,6 +175,8 @@ def iter_log(path: Path, chunk_size: int = 1 << 22, *, entry_type: Any = Entry) 
     may be a lighter Struct with the same shape (see fracas.core.state.ProjectionEntry).
     """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, /dev/zero never end
+            raise LogError(f"{path}: not a regular file: fracas reads only regular files")
         if is_binary(path):
             yield from _iter_binary(path, _decoders(entry_type)[1])
         else:

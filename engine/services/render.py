@@ -35,6 +35,7 @@ from fracas.core import events as E
 from fracas.core.battlefield import Battlefield
 from fracas.core.encounter import header_commitment
 from fracas.core.errors import FracasError
+from fracas.core.files import write_atomic
 from fracas.core.log import GENESIS, LogError, TornLine, encode_entry, iter_log
 from fracas.core.state import State, apply_entry, state_to_builtins
 from fracas.services.narrate import Narrator
@@ -531,12 +532,9 @@ def render_html(log: Path, out: Path | None = None) -> Rendered:
     data = build_data(log, entries, torn)
     html = page(data)
     raw = html.encode("utf-8")
-    if out is not None:
+    if out is not None:  # the caller decided --force; links, devices and the log itself stay refused
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = out.with_name(out.name + ".tmp")
-            tmp.write_bytes(raw)
-            tmp.replace(out)
+            write_atomic(out, raw, force=True, inputs=[log])
         except OSError as exc:
             raise FracasError(f"{out}: cannot write: {exc.strerror or exc}") from None
     return Rendered(html=html, entries=len(entries), size=len(raw), verified=data["verify"]["status"], torn=torn)

@@ -10,7 +10,8 @@ import msgspec
 from fracas.core import events as E
 from fracas.core.dice import DiceSource
 from fracas.core.encounter import Encounter, Listener, RunResult
-from fracas.core.errors import FracasError
+from fracas.core.errors import DamagedLog, FracasError
+from fracas.core.files import safe_name
 from fracas.core.log import LogError, TornLine, gc_paused, iter_log
 from fracas.core.scenario import LoadedScenario, load_scenario
 from fracas.core.state import PROJECTION_HANDLERS, ProjectionEntry, State
@@ -27,7 +28,8 @@ def resolve_seed(cli_seed: str | None, scenario: LoadedScenario) -> str:
 
 
 def default_log_path(scenario: LoadedScenario, seed: str) -> Path:
-    return Path("logs") / f"{Path(scenario.path).stem}-seed{seed[:32]}.jsonl"
+    """``logs/<scenario>-seed<seed>.jsonl``: both parts sanitized, so no seed can leave ``logs/``."""
+    return Path("logs") / f"{safe_name(Path(scenario.path).stem)}-seed{safe_name(seed, 32)}.jsonl"
 
 
 def run_scenario(
@@ -91,12 +93,20 @@ def replay_log(path: Path, *, at: int | None = None) -> Replayed:
                     if not isinstance(ev, E.EncounterStarted):  # never skimmed: keeps its fields
                         raise FracasError(f"{path}: line 1: the first entry is not an EncounterStarted header")
                     header = ev
+                elif seq != state.seq + 1:
+                    raise DamagedLog(f"{path}: line {n + 1}: expected seq {state.seq + 1}, found {seq}")
                 state.seq = seq
                 state.sec = item.sec  # type: ignore[union-attr]
                 handlers[type(ev)](state, ev)
                 n += 1
-    except LogError as exc:
-        raise FracasError(str(exc)) from None
+    except LogError as exc:  # a line that does not decode: damaged, or not a fracas log at all
+        raise (DamagedLog if n else FracasError)(str(exc)) from None
+    except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+        # the entry decodes but does not apply to the state so far (an actor never entered ...)
+        raise DamagedLog(
+            f"{path}: line {n + 1}: {type(ev).__name__} does not follow from the lines before it "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
     if n == 0:
         raise FracasError(f"{path}: empty log: no entry could be read")
     if at is not None and state.seq < at:
