@@ -78,6 +78,7 @@ def register(sub: Any) -> None:
         help="also report each policy's decision quality: attacks at 0 %% odds, mean odds, extra efforts, their worth",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--force", action="store_true", help="replace --out, --plot and kept logs if they exist")
     p.set_defaults(handler=cmd_batch)
 
 
@@ -89,6 +90,7 @@ def _check(cond: bool, message: str) -> None:
 def cmd_batch(args: argparse.Namespace) -> int:
     # imported here: keeps `fracas --help` fast
     from fracas.core.bundled import resolve_scenario
+    from fracas.core.files import check_output
     from fracas.core.scenario import load_scenario
     from fracas.services import batch as B
     from fracas.services.batch import report as R
@@ -103,6 +105,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     _check(not (args.scheduler and args.dask_local), "--scheduler and --dask-local: choose one")
     _check(args.worker_timeout > 0, f"--worker-timeout {args.worker_timeout:g}: expected more than 0 seconds")
     scenario = resolve_scenario(args.scenario)  # a file, or a bundled scenario by name
+    _check_outputs(args, scenario)
     loaded = load_scenario(scenario)
     text = B.read_scenario_text(scenario)
     spec = loaded.spec
@@ -122,7 +125,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.out:
         levels = B.monitor_levels(loaded)
         writer = R.RowWriter(
-            Path(args.out), [p for p, _ in sweeps], [a for a, _ in actors], {a: list(m) for a, m in levels.items()}
+            Path(args.out),
+            [p for p, _ in sweeps],
+            [a for a, _ in actors],
+            {a: list(m) for a, m in levels.items()},
+            force=args.force,
+            inputs=[scenario],
         )
     plan = B.BatchPlan(
         file=str(scenario),
@@ -136,7 +144,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         quality=args.quality,
     )
     executor = B.make_executor(
-        args.workers or B.default_workers(),
+        B.workers_for(args.workers, plan.n * len(points)),
         args.scheduler,
         args.dask_local,
         system=spec.system,
@@ -148,13 +156,14 @@ def cmd_batch(args: argparse.Namespace) -> int:
         assert writer is not None
         writer.write(points[point], records)
 
+    outcome = None
     try:
         outcome = B.run_batch(plan, executor, progress=bar.update if bar else None, rows=sink if writer else None)
     finally:
         if bar is not None:
             bar.close()
-        if writer is not None:
-            writer.close()
+        if writer is not None:  # an interrupted batch leaves its rows marked NAME.partial
+            writer.close(complete=outcome is not None and not outcome.partial)
     meta = {
         "scenario": str(args.scenario),
         "name": spec.name or scenario.stem,
@@ -165,15 +174,44 @@ def cmd_batch(args: argparse.Namespace) -> int:
     doc = R.to_json(outcome, meta, sides, actors)
     kept: list[Path] = []
     if args.keep_logs and not outcome.partial:
-        kept = B.keep_logs(outcome, Path(args.keep_logs), args.keep_if)
+        kept = B.keep_logs(outcome, Path(args.keep_logs), args.keep_if, force=args.force)
         doc["kept_logs"] = [str(p) for p in kept]
     if args.plot:
-        R.plot(doc, Path(args.plot), names, str(meta["name"]))
+        R.plot(doc, check_output(args.plot, force=args.force, inputs=[scenario]), names, str(meta["name"]))
     if args.json:
         print(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         _print_text(doc, outcome, names, args, kept)
     return EXIT_INTERRUPTED if outcome.partial else EXIT_OK
+
+
+#: The formats --plot writes (by the file's suffix).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _check_outputs(args: argparse.Namespace, scenario: Any) -> None:
+    """Every output is checked before any fight runs: names, kinds, and --force (fracas.core.files)."""
+    from fracas.core.files import check_output
+
+    if args.out:
+        _check(
+            Path(args.out).suffix.lower() in (".csv", ".parquet"),
+            f"--out {args.out}: expected a .csv or .parquet file name",
+        )
+        check_output(args.out, force=args.force, inputs=[scenario])
+        check_output(args.out + ".partial", force=True, inputs=[scenario])
+    if args.plot:
+        _check(
+            Path(args.plot).suffix.lower() in PLOT_SUFFIXES,
+            f"--plot {args.plot}: expected a {', '.join(PLOT_SUFFIXES)} file name",
+        )
+        check_output(args.plot, force=args.force, inputs=[scenario])
+    if args.keep_logs:
+        folder = Path(args.keep_logs)
+        _check(
+            not folder.exists() or (folder.is_dir() and not folder.is_symlink()),
+            f"--keep-logs {folder}: expected a folder (or a name for a new one), found a file",
+        )
 
 
 def _require_matplotlib(path: str) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
+import rtoml
 from fracas.core.errors import ScenarioError, UnknownSystem
 from fracas.core.files import check_input
 
@@ -240,21 +241,42 @@ def _nesting_at(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _deepest(node: Any) -> tuple[int, str]:
-    """The nesting depth of a parsed tree and the ``$.path`` of its deepest point (no recursion)."""
-    best, best_path = 0, "$"
-    stack: list[tuple[Any, int, str]] = [(node, 0, "$")]
+def _too_deep(node: Any) -> str | None:
+    """The ``$.path`` of a point nested deeper than MAX_NESTING in a parsed tree, else None (no recursion)."""
+    stack: list[tuple[Any, int]] = [(node, 0)]
+    pop, push = stack.pop, stack.append
     while stack:
-        item, depth, path = stack.pop()
-        if depth > best:
-            best, best_path = depth, path
-        if depth > MAX_NESTING:
-            break
+        item, depth = pop()
+        children = item.values() if isinstance(item, dict) else item
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > MAX_NESTING:
+                    return _path_to(node, child)
+                push((child, depth + 1))
+    return None
+
+
+def _path_to(root: Any, target: Any) -> str:
+    """The ``$.path`` of ``target`` (by identity) in a tree; only on the error path."""
+    stack: list[tuple[Any, str]] = [(root, "$")]
+    while stack:
+        item, path = stack.pop()
+        if item is target:
+            return path
         if isinstance(item, dict):
-            stack.extend((v, depth + 1, f"{path}.{k}") for k, v in item.items() if isinstance(v, dict | list))
+            stack.extend((v, f"{path}.{k}") for k, v in item.items() if isinstance(v, dict | list))
         elif isinstance(item, list):
-            stack.extend((v, depth + 1, f"{path}[{i}]") for i, v in enumerate(item) if isinstance(v, dict | list))
-    return best, best_path
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(item) if isinstance(v, dict | list))
+    return "$"
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """TOML text -> tree: rtoml (Rust, fast on a 10,000-actor file); tomllib names the error of a bad one."""
+    try:
+        parsed: dict[str, Any] = rtoml.loads(text)
+        return parsed
+    except rtoml.TomlParsingError:
+        return tomllib.loads(text)  # raises the standard error, with its line and column
 
 
 def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
@@ -275,7 +297,7 @@ def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
             file, "", f"expected UTF-8 text, found byte 0x{data[exc.start]:02x} ({exc.reason})", offset=exc.start
         ) from None
     try:
-        raw = tomllib.loads(text)
+        raw = _parse(text)
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
@@ -291,8 +313,9 @@ def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
         raise ScenarioError(
             file, "$", f"expected arrays and tables nested at most {MAX_NESTING} deep, got deeper", line, column
         ) from None
-    depth, deep_path = _deepest(raw)
-    if depth > MAX_NESTING:
+    # the Structs fix the depth of every typed field; only [rules] (any TOML) can nest without end
+    deep_path = _too_deep({"rules": raw["rules"]}) if isinstance(raw.get("rules"), dict | list) else None
+    if deep_path is not None:
         line, column = _nesting_at(text) or where(text, deep_path)
         raise ScenarioError(
             file, "$", f"expected arrays and tables nested at most {MAX_NESTING} deep, got deeper", line, column
@@ -663,3 +686,52 @@ def check_rules(
                 stack.extend((f"{path}.{k}", v) for k, v in item.items())
         if names and key in names and value not in names[key]:
             raise scenario_error(file, text, f"$.rules.{key}", unknown_name(key, str(value), names[key]), key)
+
+
+def limits_table(scenario_type: Any) -> list[tuple[str, str, str]]:
+    """Every field of a scenario Struct with its bounds: (``$.path``, kind, range), for docs/scenario-limits.md.
+
+    A field without a bound shows ``unbounded`` (tests/fuzz/test_limits.py allows none but booleans,
+    ``seed`` numbers and the ``[rules]`` table, bounded by :func:`check_rules`).
+    """
+    rows: list[tuple[str, str, str]] = []
+    seen: set[Any] = set()
+
+    def bound(lo: Any, hi: Any) -> str:
+        if lo is None and hi is None:
+            return "unbounded"
+        return f"{'' if lo is None else f'{lo:,}'}..{'' if hi is None else f'{hi:,}'}"
+
+    def walk(info: Any, path: str) -> None:
+        I = msgspec.inspect
+        if isinstance(info, I.StructType):
+            if info.cls in seen and path.count(".") > 4:
+                return
+            seen.add(info.cls)
+            for f in info.fields:
+                walk(f.type, f"{path}.{f.encode_name}")
+        elif isinstance(info, I.UnionType):
+            for t in info.types:
+                if not isinstance(t, I.NoneType):
+                    walk(t, path)
+        elif isinstance(info, I.ListType):
+            rows.append((path, "list", f"{bound(info.min_length, info.max_length)} items"))
+            walk(info.item_type, f"{path}[]")
+        elif isinstance(info, I.DictType):
+            rows.append((path, "table", f"{bound(info.min_length, info.max_length)} entries"))
+            walk(info.value_type, f"{path}.*")
+        elif isinstance(info, I.IntType):
+            rows.append((path, "integer", bound(info.ge, info.le)))
+        elif isinstance(info, I.StrType):
+            rows.append((path, "text", f"{bound(info.min_length, info.max_length)} characters"))
+        elif isinstance(info, I.BoolType):
+            rows.append((path, "boolean", "true, false"))
+        elif isinstance(info, I.AnyType):
+            rows.append((path, "any", "checked by the system (check_rules)"))
+
+    walk(msgspec.inspect.type_info(scenario_type), "$")
+    out: list[tuple[str, str, str]] = []
+    for row in rows:  # a union lists a path once per kind: keep each (path, kind) once
+        if row not in out:
+            out.append(row)
+    return out

@@ -12,6 +12,10 @@ from typing import Any
 from fracas.systems.d100.odds import format_odds, odds
 
 
+#: The largest modifier the calculator takes, either way.
+MAX_MOD = 500
+
+
 class D100OddsCommand:
     """Odds of a d100 test: critical, success, failure, 41+ failure, fumble."""
 
@@ -27,6 +31,8 @@ class D100OddsCommand:
     def compute(self, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         if not 1 <= args.skill <= 100:
             raise ValueError(f"a skill is a percentage from 1 to 100, got {args.skill}")
+        if not -MAX_MOD <= args.mod <= MAX_MOD:
+            raise ValueError(f"--mod {args.mod}: expected a modifier from -{MAX_MOD} to {MAX_MOD}")
         o = odds(args.skill, args.mod, attack=not args.not_attack)
         payload: dict[str, Any] = {
             "system": "d100",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Annotated
 
 import msgspec
@@ -167,14 +168,23 @@ def validate(scenario: Scenario, file: str, text: str) -> None:
 
 def check_pu(fail: Callable[[str, str], None], path: str, pu: str, vig: int) -> None:
     """PZ-DMG-1: a PU that parses, with at most MAX_DICE dice and a flat bonus of at most MAX_FLAT."""
+    problem = _pu_problem(pu, vig)
+    if problem is not None:
+        fail(path, problem)
+
+
+@lru_cache(maxsize=1024)
+def _pu_problem(pu: str, vig: int) -> str | None:
+    """What is wrong with a PU, or None (cached: 10,000 actors share a few weapons)."""
     if not _PU.match(pu):
-        fail(path, f"expected a PU like 4d6, 2d6+2 or VIG+1d6, got {pu!r}")
+        return f"expected a PU like 4d6, 2d6+2 or VIG+1d6, got {pu!r}"
     terms = pu.replace(" ", "").split("+")
     if len(terms) > 8 or any(len(t) > 6 for t in terms):
-        fail(path, f"expected a PU of at most 8 short terms, got {pu!r}")
+        return f"expected a PU of at most 8 short terms, got {pu!r}"
     dice, flat = parse_pu(pu, vig)
     if dice > MAX_DICE or flat > MAX_FLAT:
-        fail(path, f"expected at most {MAX_DICE} dice and a bonus of at most {MAX_FLAT}, got {pu!r}")
+        return f"expected at most {MAX_DICE} dice and a bonus of at most {MAX_FLAT}, got {pu!r}"
+    return None
 
 
 def scenario_rules_armour(scenario: Scenario) -> dict[str, int]:

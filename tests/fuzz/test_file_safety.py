@@ -128,7 +128,7 @@ def test_a_seed_never_steers_the_default_log_out_of_logs(tmp_path: Path, monkeyp
     (work / "logs").mkdir(parents=True)
     monkeypatch.chdir(work)
     for seed in ("/../../../victim", "../../x", "a/b", "..", "x" * 500, "\x00evil", "-rf"):
-        ended = fracas(["run", str(MIRA), "--quiet", "--seed", seed])
+        ended = fracas(["run", str(MIRA), "--quiet", f"--seed={seed}"])
         assert ended.rc == 0, ended.describe()
     written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     assert all(p.parent == Path("a/b/c/logs") for p in written), written

@@ -52,6 +52,8 @@ from fracas.services.batch.executors import (
     dask_missing,
     default_workers,
     make_executor,
+    max_workers,
+    workers_for,
 )
 from fracas.services.batch.fight import ActorFight, FightRecord, run_fight
 from fracas.services.batch.keep import UPSET_BELOW_DEFAULT, keep_candidates, keep_logs
@@ -99,6 +101,7 @@ __all__ = [
     "keep_candidates",
     "keep_logs",
     "make_executor",
+    "max_workers",
     "monitor_levels",
     "nearest_rank",
     "next_chunk_size",
@@ -110,4 +113,5 @@ __all__ = [
     "run_chunk",
     "run_fight",
     "wilson",
+    "workers_for",
 ]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import importlib
 import importlib.metadata
 import os
 import signal
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
@@ -53,9 +55,34 @@ class InlineExecutor:
         return None
 
 
-def _worker_init() -> None:
-    """Pool workers ignore Ctrl-C: the driver stops them, so a stop is always clean."""
+#: Workers per usable CPU at most: more only queue for the same cores.
+WORKERS_PER_CPU = 4
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: the kernel kills this worker when the batch process dies, even by kill -9."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux: the watchdog below still ends it
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="fracas-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    """Elsewhere (and as a second guard): leave once the parent is gone (re-parented)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    """Pool workers ignore Ctrl-C (the driver stops them, so a stop is always clean) and end with their parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
 
 
 class PoolExecutor:
@@ -64,7 +91,7 @@ class PoolExecutor:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.label = f"process pool of {workers}"
-        self.pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),))
 
     def submit(self, chunk: Chunk) -> cf.Future[ChunkResult]:
         return self.pool.submit(run_chunk, chunk)
@@ -290,6 +317,16 @@ def make_executor(
     if workers <= 1:
         return InlineExecutor()
     return PoolExecutor(workers)
+
+
+def max_workers() -> int:
+    """The most local workers a batch starts: WORKERS_PER_CPU per usable CPU."""
+    return WORKERS_PER_CPU * default_workers()
+
+
+def workers_for(requested: int | None, fights: int) -> int:
+    """``--workers`` capped by the fights to run and by :func:`max_workers` (default: the usable CPUs)."""
+    return max(1, min(requested or default_workers(), fights, max_workers()))
 
 
 def default_workers() -> int:

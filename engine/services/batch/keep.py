@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fracas.core.errors import FracasError
+from fracas.core.files import check_output
 from fracas.services.batch.accumulate import Acc
 from fracas.services.batch.driver import BatchOutcome
 from fracas.services.batch.fight import run_fight
@@ -30,16 +31,23 @@ def keep_candidates(acc: Acc, how: str, upset_below: float = UPSET_BELOW_DEFAULT
     raise FracasError(f"--keep-if {how!r}: expected upset, draw or longest")
 
 
-def keep_logs(outcome: BatchOutcome, directory: Path, how: str, upset_below: float = UPSET_BELOW_DEFAULT) -> list[Path]:
-    """Re-run the chosen fights with a log (same seed, same fight) into ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
+def keep_logs(
+    outcome: BatchOutcome,
+    directory: Path,
+    how: str,
+    upset_below: float = UPSET_BELOW_DEFAULT,
+    *,
+    force: bool = False,
+) -> list[Path]:
+    """Re-run the chosen fights with a log (same seed, same fight) into ``directory``;
+    an existing log there is replaced only with ``force`` (fracas.core.files)."""
     kept: list[Path] = []
     plan = outcome.plan
     for p, point in enumerate(outcome.points):
         loaded = build_scenario(plan.file, plan.text, point.overrides)
         prefix = f"point{p}-" if len(outcome.points) > 1 else ""
         for i in keep_candidates(point.acc, how, upset_below):
-            path = directory / f"{prefix}fight{i}.jsonl"
+            path = check_output(directory / f"{prefix}fight{i}.jsonl", force=force, inputs=[plan.file])
             run_fight(loaded, i, plan.root, log_path=path)
             kept.append(path)
     return kept

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import csv
 import importlib
+import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from fracas.core import quality as Q
 from fracas.core.errors import FracasError
+from fracas.core.files import PartialFile
 from fracas.services.batch.accumulate import Acc
 from fracas.services.batch.driver import BatchOutcome
 from fracas.services.batch.fight import FightRecord
@@ -200,7 +202,17 @@ def render_sweep(doc: dict[str, Any], names: dict[str, str]) -> list[str]:
 class RowWriter:
     """One row per fight, streamed to CSV, or to Parquet (``parquet`` extra) in record batches."""
 
-    def __init__(self, path: Path, sweep: Sequence[str], actors: Sequence[str], monitors: dict[str, list[str]]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        sweep: Sequence[str],
+        actors: Sequence[str],
+        monitors: dict[str, list[str]],
+        *,
+        force: bool = False,
+        inputs: Sequence[Path | str] = (),
+    ) -> None:
+        """Rows stream to ``NAME.partial``; :meth:`close` renames it to ``NAME`` once the batch completed."""
         self.path = path
         self.sweep = list(sweep)
         self.actors = list(actors)
@@ -219,32 +231,32 @@ class RowWriter:
             ]
             cols += [(f"{aid}.{mon}", "int") for mon in monitors.get(aid, [])]
         self.columns = cols
-        self._csv: IO[str] | None = None
+        self._csv: io.TextIOWrapper | None = None
         self._writer: Any = None
         self._pq: Any = None
         self._pa: Any = None
         self._schema: Any = None
+        if path.suffix.lower() not in (".csv", ".parquet"):
+            raise FracasError(f"--out {path}: expected a .csv or .parquet file name")
+        self._file = PartialFile(path, force=force, inputs=inputs)
         if path.suffix.lower() == ".parquet":
             try:
                 pa = importlib.import_module("pyarrow")
                 pq = importlib.import_module("pyarrow.parquet")
             except ImportError:
+                self._file.abandon()
+                self._file.partial.unlink(missing_ok=True)
                 raise FracasError(
                     f"--out {path}: Parquet needs pyarrow: install the extra with pip install 'fracas[parquet]'"
                 ) from None
             kinds = {"float": pa.float64(), "int": pa.int64(), "str": pa.string(), "bool": pa.bool_()}
             self._pa = pa
             self._schema = pa.schema([(name, kinds[kind]) for name, kind in cols])
-            self._pq = pq.ParquetWriter(str(path), self._schema)
-        elif path.suffix.lower() == ".csv":
-            try:
-                self._csv = path.open("w", newline="", encoding="utf-8")
-            except OSError as exc:
-                raise FracasError(f"--out {path}: cannot write: {exc.strerror or exc}") from None
+            self._pq = pq.ParquetWriter(str(self._file.partial), self._schema)
+        else:
+            self._csv = io.TextIOWrapper(self._file.fh, encoding="utf-8", newline="", write_through=True)
             self._writer = csv.writer(self._csv, lineterminator="\n")
             self._writer.writerow([name for name, _ in cols])
-        else:
-            raise FracasError(f"--out {path}: expected a .csv or .parquet file name")
 
     def _row(self, values: dict[str, int | float], rec: FightRecord) -> list[Any]:
         row: list[Any] = [values.get(p) for p in self.sweep]
@@ -268,11 +280,19 @@ class RowWriter:
             data = {name: [row[k] for row in rows] for k, name in enumerate(names)}
             self._pq.write_table(self._pa.table(data, schema=self._schema))
 
-    def close(self) -> None:
+    def close(self, *, complete: bool = True) -> None:
+        """Finish the file: renamed to its final name when ``complete``, else left as ``NAME.partial``."""
         if self._csv is not None:
-            self._csv.close()
+            self._csv.flush()
+            self._csv.detach()
+            self._csv = None
         if self._pq is not None:
             self._pq.close()
+            self._pq = None
+        if complete:
+            self._file.commit()
+        else:
+            self._file.abandon()
 
 
 # ------------------------------------------------------------------- plot

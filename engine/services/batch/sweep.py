@@ -81,6 +81,10 @@ def resolve_path(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+#: Values of one --sweep at most (each is a full batch of fights).
+MAX_SWEEP_VALUES = 1000
+
+
 def parse_sweep(text: str) -> tuple[str, list[int | float]]:
     """``actors.mira.skills.handguns=3,4,5`` -> (path, [3, 4, 5]); a range ``3..7`` works too."""
     path, sep, values = text.partition("=")
@@ -93,7 +97,13 @@ def parse_sweep(text: str) -> tuple[str, list[int | float]]:
         lo, dots, hi = item.partition("..")
         try:
             if dots:
-                out.extend(range(int(lo), int(hi) + 1))
+                first, last = int(lo), int(hi)
+                if not 0 <= last - first < MAX_SWEEP_VALUES:
+                    raise FracasError(
+                        f"--sweep {path}: {item!r}: expected a range LOW..HIGH with LOW <= HIGH "
+                        f"and at most {MAX_SWEEP_VALUES} values"
+                    )
+                out.extend(range(first, last + 1))
             else:
                 out.append(int(item) if item.lstrip("+-").isdigit() else float(item))
         except ValueError:
@@ -102,6 +112,8 @@ def parse_sweep(text: str) -> tuple[str, list[int | float]]:
             ) from None
         if not dots and isinstance(out[-1], float) and not math.isfinite(out[-1]):
             raise FracasError(f"--sweep {path}: {item!r} is not a finite number")
+    if len(out) > MAX_SWEEP_VALUES:
+        raise FracasError(f"--sweep {path}: expected at most {MAX_SWEEP_VALUES} values, got {len(out)}")
     if len(set(out)) != len(out):
         raise FracasError(f"--sweep {path}: a value appears twice in {values.strip()}")
     return path, out
