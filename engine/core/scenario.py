@@ -18,7 +18,7 @@ import difflib
 import hashlib
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -666,8 +666,8 @@ def check_rules(
     file: str,
     text: str,
     rules: dict[str, Any],
-    ranges: dict[str, tuple[int, int]],
-    names: dict[str, Sequence[str]] | None = None,
+    ranges: Mapping[str, tuple[int, int]],
+    names: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """Bound the ``[rules]`` overrides: each number within its field's range (``ranges``, else
     +/- MAX_RULES_NUMBER, at any depth of a list or table), each named value among ``names``."""
@@ -703,30 +703,30 @@ def limits_table(scenario_type: Any) -> list[tuple[str, str, str]]:
         return f"{'' if lo is None else f'{lo:,}'}..{'' if hi is None else f'{hi:,}'}"
 
     def walk(info: Any, path: str) -> None:
-        I = msgspec.inspect
-        if isinstance(info, I.StructType):
+        mi = msgspec.inspect
+        if isinstance(info, mi.StructType):
             if info.cls in seen and path.count(".") > 4:
                 return
             seen.add(info.cls)
             for f in info.fields:
                 walk(f.type, f"{path}.{f.encode_name}")
-        elif isinstance(info, I.UnionType):
+        elif isinstance(info, mi.UnionType):
             for t in info.types:
-                if not isinstance(t, I.NoneType):
+                if not isinstance(t, mi.NoneType):
                     walk(t, path)
-        elif isinstance(info, I.ListType):
+        elif isinstance(info, mi.ListType):
             rows.append((path, "list", f"{bound(info.min_length, info.max_length)} items"))
             walk(info.item_type, f"{path}[]")
-        elif isinstance(info, I.DictType):
+        elif isinstance(info, mi.DictType):
             rows.append((path, "table", f"{bound(info.min_length, info.max_length)} entries"))
             walk(info.value_type, f"{path}.*")
-        elif isinstance(info, I.IntType):
+        elif isinstance(info, mi.IntType):
             rows.append((path, "integer", bound(info.ge, info.le)))
-        elif isinstance(info, I.StrType):
+        elif isinstance(info, mi.StrType):
             rows.append((path, "text", f"{bound(info.min_length, info.max_length)} characters"))
-        elif isinstance(info, I.BoolType):
+        elif isinstance(info, mi.BoolType):
             rows.append((path, "boolean", "true, false"))
-        elif isinstance(info, I.AnyType):
+        elif isinstance(info, mi.AnyType):
             rows.append((path, "any", "checked by the system (check_rules)"))
 
     walk(msgspec.inspect.type_info(scenario_type), "$")

@@ -11,7 +11,6 @@ from typing import Any
 
 from fracas.systems.d100.odds import format_odds, odds
 
-
 #: The largest modifier the calculator takes, either way.
 MAX_MOD = 500
 

@@ -110,7 +110,8 @@ def test_invalid_toml_names_the_line(tmp_path: Path) -> None:
     bad = tmp_path / "broken.toml"
     bad.write_text('system = "point_zero"\nname = "x\n', encoding="utf-8")
     proc = fracas("validate", str(bad))
-    assert (proc.returncode, proc.stderr) == (2, f"fracas: error: {bad}:2:10: invalid TOML (expected TOML syntax): Illegal character '\\n'\n")
+    message = f"fracas: error: {bad}:2:10: invalid TOML (expected TOML syntax): Illegal character '\\n'\n"
+    assert (proc.returncode, proc.stderr) == (2, message)
 
 
 def test_unknown_system_and_missing_file_are_bad_input(tmp_path: Path) -> None:
@@ -130,7 +131,9 @@ def test_semantic_errors_name_the_path(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     proc = fracas("validate", str(bad))
-    assert proc.stderr == f"fracas: error: {bad}:34:1: $.actors[0].side: unknown side 'rebels' (expected one of mira, guards)\n"
+    assert proc.stderr == (
+        f"fracas: error: {bad}:34:1: $.actors[0].side: unknown side 'rebels' (expected one of mira, guards)\n"
+    )
 
 
 def test_a_log_that_is_not_a_log_is_bad_input(tmp_path: Path) -> None:
@@ -171,4 +174,7 @@ def test_rules_overrides_are_validated_and_recorded_in_the_header(tmp_path: Path
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace("monitor_boxes", "monitor_boxs"), encoding="utf-8")
     proc = fracas("validate", str(bad))
-    assert proc.stderr == f"fracas: error: {bad}:12:1: $.rules.monitor_boxs: unknown rules value `monitor_boxs` (did you mean 'monitor_boxes'?)\n"
+    assert proc.stderr == (
+        f"fracas: error: {bad}:12:1: $.rules.monitor_boxs: "
+        "unknown rules value `monitor_boxs` (did you mean 'monitor_boxes'?)\n"
+    )

@@ -101,8 +101,20 @@ def _children(pid: int) -> list[int]:
 def test_kill_9_of_batch_leaves_no_worker_and_a_partial_csv(tmp_path: Path) -> None:
     rows = tmp_path / "rows.csv"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fracas", "batch", str(DUEL), "-n", "200000", "--workers", "2",
-         "--no-progress", "--out", str(rows)],
+        [
+            sys.executable,
+            "-m",
+            "fracas",
+            "batch",
+            str(DUEL),
+            "-n",
+            "200000",
+            "--workers",
+            "2",
+            "--no-progress",
+            "--out",
+            str(rows),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -26,8 +26,25 @@ LOGS = sorted(p.with_suffix("").with_suffix(".expected.jsonl") for p in SCENARIO
 
 #: Values an attacker or a careless user puts in a field.
 NASTY_INTS = [-(2**63), -1099511627776, -100, -1, 0, 1, 3, 99, 1000, 100_000_000, 1099511627776, 2**63 - 1]
-NASTY_STRS = ["", " ", "1 day", "-1h", "99999999999w", "999999d6", "100000000D", "0d0", "1d0", "VIG+VIG+VIG",
-              "/../../../victim", "é" * 300, "dim", "none", "NaN", "3D+99999999999", "1d99999999999999999999"]
+NASTY_STRS = [
+    "",
+    " ",
+    "1 day",
+    "-1h",
+    "99999999999w",
+    "999999d6",
+    "100000000D",
+    "0d0",
+    "1d0",
+    "VIG+VIG+VIG",
+    "/../../../victim",
+    "é" * 300,
+    "dim",
+    "none",
+    "NaN",
+    "3D+99999999999",
+    "1d99999999999999999999",
+]
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 SOAK = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -27,7 +27,8 @@ def test_the_system_exposes_its_odds_module() -> None:
         (
             '{ name = "pistol", skill = "handgun"',
             '{ name = "pistol", skill = "rifle"',
-            "48:22: $.actors[1].weapons[0].skill: expected one of kestrel's skills (handgun, dodge, mechanics), got 'rifle'",
+            "48:22: $.actors[1].weapons[0].skill: "
+            "expected one of kestrel's skills (handgun, dodge, mechanics), got 'rifle'",
         ),
         (
             'armour = "kevlar"',

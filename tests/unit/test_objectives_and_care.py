@@ -52,7 +52,8 @@ def test_bad_objectives_and_care_sides_are_named(tmp_path: Path) -> None:
     )
     assert bad_variant(tmp_path, 'exits = [{ name = "service door", x = 0, y = 8 }]', "exits = []") == (
         2,
-        "fracas: error: FILE:25:1: $.sides[0].objective: an escape objective needs an exit on the map ([[map.exits]])\n",
+        "fracas: error: FILE:25:1: $.sides[0].objective: "
+        "an escape objective needs an exit on the map ([[map.exits]])\n",
     )
     assert bad_variant(tmp_path, 'sides = ["mira"]', 'sides = ["chet"]') == (
         2,
