@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from fracas.core import scenario as S
+from fracas.core.errors import ScenarioError
 from fracas.core.scenario import limits_table, load_scenario
 from fracas.core.system import get_system, system_names
 
@@ -59,17 +60,21 @@ def big_scenario(actors: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def time_validation(actors: int) -> float:
+def time_validation(actors: int) -> tuple[float, str]:
+    """Best CPU time of three validations of an ``actors``-actor scenario, and the outcome."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.toml"
         path.write_text(big_scenario(actors), encoding="utf-8")
         best = float("inf")
+        outcome = ""
         for _ in range(3):  # CPU time: the figure holds on a loaded machine too
             start = time.process_time()
-            loaded = load_scenario(path)
+            try:
+                outcome = f"ok, {len(load_scenario(path).spec.actors):,} actors"
+            except ScenarioError as exc:
+                outcome = f"refused: {exc.path}: {exc.message}"
             best = min(best, time.process_time() - start)
-        assert len(loaded.spec.actors) == actors
-    return best
+    return best, outcome
 
 
 def main() -> int:
@@ -78,7 +83,8 @@ def main() -> int:
     p.add_argument("--actors", type=int, metavar="N", help="time validating an N-actor scenario (best of 3)")
     args = p.parse_args()
     if args.actors:
-        print(f"validate a {args.actors:,}-actor scenario: {time_validation(args.actors):.3f} s of CPU (best of 3)")
+        seconds, outcome = time_validation(args.actors)
+        print(f"validate a {args.actors:,}-actor scenario: {seconds:.3f} s of CPU (best of 3): {outcome}")
         return 0
     if not args.write:
         sys.stdout.write(tables())

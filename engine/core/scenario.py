@@ -38,6 +38,9 @@ MAX_ACTORS = 10_000
 MAX_ROUNDS = 10_000
 #: Actor-rounds of one fight (actors x round_limit): the worst validated fight still ends in seconds.
 MAX_ACTOR_ROUNDS = 20_000
+#: actors x actors x round_limit: each actor's AI weighs every other actor each round (about 1 us a
+#: pair on the reference machine), so a round costs the square of the actors.
+MAX_PAIR_ROUNDS = 10_000_000
 #: Metres of map on each side.
 MAX_MAP = 1000
 #: Seconds of aftermath (90 days).
@@ -534,6 +537,7 @@ def load_scenario(path: Path | str) -> LoadedScenario:
     rules_raw.update(spec.rules)
     convert_rules(file, text, rules_raw, system.rules_type)
     system.validate(spec, file, text)
+    check_work(spec, file, text)
     return LoadedScenario(path=file, spec=spec, raw=raw, sha256=scenario_sha256(data))
 
 
@@ -558,6 +562,27 @@ def convert_rules(file: str, text: str, rules_raw: dict[str, Any], type_: Any) -
         raise scenario_error(file, text, "$.rules" + sub, msg) from None
 
 
+def check_work(scenario: Any, file: str, text: str) -> None:
+    """The whole fight's work: bounded so that the worst scenario that validates runs in seconds."""
+    actors, rounds = len(scenario.actors), scenario.round_limit
+    if actors * rounds > MAX_ACTOR_ROUNDS:
+        raise scenario_error(
+            file,
+            text,
+            "$.round_limit",
+            f"expected actors x round_limit <= {MAX_ACTOR_ROUNDS:,} (docs/scenario-limits.md), "
+            f"got {actors} x {rounds} = {actors * rounds:,}",
+        )
+    if actors * actors * rounds > MAX_PAIR_ROUNDS:
+        raise scenario_error(
+            file,
+            text,
+            "$.actors",
+            f"expected actors x actors x round_limit <= {MAX_PAIR_ROUNDS:,} (docs/scenario-limits.md), "
+            f"got {actors} x {actors} x {rounds} = {actors * actors * rounds:,}",
+        )
+
+
 #: Care in the aftermath (PZ-HEAL-3, ZC-HEAL-1): none, or a kind of care.
 CARE = ("none", "first_aid", "medicine", "hospital")
 
@@ -579,13 +604,6 @@ def check_common(
     sides = [s.id for s in scenario.sides]
     if len(sides) < 2:
         fail("$.sides", f"expected at least two sides, got {len(sides)}")
-    actor_rounds = len(scenario.actors) * scenario.round_limit
-    if actor_rounds > MAX_ACTOR_ROUNDS:
-        fail(
-            "$.round_limit",
-            f"expected actors x round_limit <= {MAX_ACTOR_ROUNDS} (docs/scenario-limits.md), "
-            f"got {len(scenario.actors)} x {scenario.round_limit} = {actor_rounds}",
-        )
     m = scenario.map
     if light_levels:
         if m.light not in light_levels:

@@ -108,7 +108,8 @@ def replay_log(path: Path, *, at: int | None = None) -> Replayed:
             f"({type(exc).__name__}: {exc})"
         ) from None
     if n == 0:
-        raise FracasError(f"{path}: empty log: no entry could be read")
+        why = f"a torn entry: {torn.error}" if torn is not None else "an empty file"
+        raise FracasError(f"{path}: line 1: not a fracas log ({why})")
     if at is not None and state.seq < at:
         raise FracasError(f"{path}: no event with seq {at} (the log ends at seq {state.seq})")
     return Replayed(state=state, entries=n, torn=torn, header=header)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from fracas.core.errors import ScenarioError
 from fracas.core.scenario import MAX_ACTORS, limits_table, load_scenario
 from fracas.core.system import get_system, system_names
 
@@ -33,12 +34,20 @@ def test_the_limits_document_is_current() -> None:
     assert proc.stdout in DOC.read_text(encoding="utf-8"), "run: python tools/scenario_limits.py --write"
 
 
-def test_a_10000_actor_scenario_validates(tmp_path: Path) -> None:
+def test_a_10000_actor_scenario_is_checked_actor_by_actor_then_bounded_by_its_work(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         from scenario_limits import big_scenario  # type: ignore[import-not-found]
     finally:
         sys.path.remove(str(ROOT / "tools"))
     path = tmp_path / "big.toml"
-    path.write_text(big_scenario(MAX_ACTORS), encoding="utf-8")
-    assert len(load_scenario(path).spec.actors) == MAX_ACTORS  # its time: tools/scenario_limits.py --actors
+    text = big_scenario(MAX_ACTORS)  # its time: python tools/scenario_limits.py --actors 10000
+    last = text.rfind('skill = "handguns"')
+    path.write_text(text[:last] + 'skill = "handgun"' + text[last + 18 :], encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"actors\[9999\]\.weapons\[0\]\.skill: unknown weapon skill 'handgun'"):
+        load_scenario(path)  # the last actor's typo is found: every actor is checked
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"\$\.actors: expected actors x actors x round_limit <= 10,000,000"):
+        load_scenario(path)
+    path.write_text(big_scenario(3162), encoding="utf-8")
+    assert len(load_scenario(path).spec.actors) == 3162

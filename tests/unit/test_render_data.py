@@ -170,7 +170,7 @@ def test_render_cli_bad_log_is_one_line_and_exit_2(tmp_path: Path, capsys: pytes
     bad = tmp_path / "empty.jsonl"
     bad.write_bytes(b"")
     assert main(["render", str(bad), "-o", str(tmp_path / "x.html")]) == 2
-    assert capsys.readouterr().err == f"fracas: error: {bad}: empty log: no entry could be read\n"
+    assert capsys.readouterr().err == f"fracas: error: {bad}: line 1: not a fracas log (an empty file)\n"
 
 
 def test_render_torn_log_warns_and_renders_the_valid_prefix(
