@@ -38,8 +38,8 @@ MAX_ACTORS = 10_000
 MAX_ROUNDS = 10_000
 #: Actor-rounds of one fight (actors x round_limit): the worst validated fight still ends in seconds.
 MAX_ACTOR_ROUNDS = 20_000
-#: actors x actors x round_limit: each actor's AI weighs every other actor each round (about 1 us a
-#: pair on the reference machine), so a round costs the square of the actors.
+#: actors x actors x round_limit: the d100 AI weighs every pair of actors each round (about
+#: 0.5 us a pair), so its rounds cost the square of the actors (docs/scenario-limits.md).
 MAX_PAIR_ROUNDS = 10_000_000
 #: Metres of map on each side.
 MAX_MAP = 1000
