@@ -45,9 +45,9 @@ def test_batch_workers_are_capped_by_the_fights(monkeypatch: pytest.MonkeyPatch)
     started: list[int] = []
     real = B.make_executor
 
-    def spy(workers: int, *rest: object) -> object:
+    def spy(workers: int, *rest: object, **options: object) -> object:
         started.append(workers)
-        return real(workers, *rest)  # type: ignore[arg-type]
+        return real(workers, *rest, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(B, "make_executor", spy)
     ended = fracas(["batch", str(DUEL), "-n", "3", "--workers", "1000", "--no-progress", "--json"])
