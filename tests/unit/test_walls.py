@@ -52,8 +52,8 @@ def pz(tmp_path: Path, walls: str, ann: str = "1, 4", bob: str = "10, 4", name: 
     [
         ('walls = [{ name = "w", x = 5, y = 0, h = 8, height = "tall" }]', "$.map.walls[0].height", "full or low"),
         ('walls = [{ name = "w", x = 5, y = 0, h = 9 }]', "$.map.walls[0]", "not inside the 12 x 8 map"),
-        ('walls = [{ name = "w", x = -1, y = 0 }]', "$.map.walls[0]", "not inside"),
-        ('walls = [{ name = "w", x = 5, y = 0, w = 0 }]', "$.map.walls[0].w", "at least 1 x 1"),
+        ('walls = [{ name = "w", x = -1, y = 0 }]', "$.map.walls[0].x", "expected `int` >= 0, got -1"),
+        ('walls = [{ name = "w", x = 5, y = 0, w = 0 }]', "$.map.walls[0].w", "expected `int` >= 1, got 0"),
         (
             'walls = [{ name = "w", x = 5, y = 0 }, { name = "w", x = 6, y = 0 }]',
             "$.map.walls[1].name",
