@@ -40,7 +40,7 @@ MAX_ROUNDS = 10_000
 MAX_ACTOR_ROUNDS = 20_000
 #: actors x actors x round_limit: the d100 AI weighs every pair of actors each round (about
 #: 0.5 us a pair), so its rounds cost the square of the actors (docs/scenario-limits.md).
-MAX_PAIR_ROUNDS = 10_000_000
+MAX_PAIR_ROUNDS = 20_000_000
 #: Metres of map on each side.
 MAX_MAP = 1000
 #: Seconds of aftermath (90 days).

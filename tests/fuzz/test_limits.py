@@ -47,7 +47,7 @@ def test_a_10000_actor_scenario_is_checked_actor_by_actor_then_bounded_by_its_wo
     with pytest.raises(ScenarioError, match=r"actors\[9999\]\.weapons\[0\]\.skill: unknown weapon skill 'handgun'"):
         load_scenario(path)  # the last actor's typo is found: every actor is checked
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(ScenarioError, match=r"\$\.actors: expected actors x actors x round_limit <= 10,000,000"):
+    with pytest.raises(ScenarioError, match=r"\$\.actors: expected actors x actors x round_limit <= 20,000,000"):
         load_scenario(path)
-    path.write_text(big_scenario(3162), encoding="utf-8")
-    assert len(load_scenario(path).spec.actors) == 3162
+    path.write_text(big_scenario(4472), encoding="utf-8")
+    assert len(load_scenario(path).spec.actors) == 4472
