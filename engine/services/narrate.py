@@ -91,6 +91,12 @@ def _minus(text: str) -> str:
     return re.sub(r"(?<![\w-])-(?=\d)", _MINUS, text)
 
 
+def _clean(text: str) -> str:
+    """Logged wording read aloud: ``vs`` as ``against``, ``1 minutes`` as ``1 minute``."""
+    text = text.replace(" vs ", " against ")
+    return re.sub(r"\b1 (minute|round|day|hour|second|action)s\b", r"1 \1", text)
+
+
 def _mods(mods: Iterable[E.Modifier]) -> str:
     """Modifiers as a reader says them: ``range 2 m: short; gloom +2; poor light +1D (+2)``.
 
@@ -325,7 +331,7 @@ class Narrator:
             return f"for the {m.group('weapon')}'s Panne check (it may fail on {m.group('at')} or more)"
         if purpose == "Luck: does the weapon hold?":
             return "for a Luck roll: does the weapon hold?"
-        purpose = _minus(self.names_in(purpose)).replace(": 1 CP dice", ": 1 CP die").replace(" vs ", " against ")
+        purpose = _clean(_minus(self.names_in(purpose)).replace(": 1 CP dice", ": 1 CP die"))
         init = re.fullmatch(r"initiative (\d+D\d+ \+ .+)", purpose)
         if init is not None:
             return f"for initiative ({init.group(1)})"
@@ -462,7 +468,7 @@ class Narrator:
             res = _RESOURCES.get(ev.resource, ev.resource)
             return f"{n(ev.actor)} spends {ev.amount} {res} ({ev.left} left) [{ev.rule}]"
         if isinstance(ev, E.Noted):
-            return f"{n(ev.actor)}: {self.names_in(ev.text)} [{ev.rule}]"
+            return f"{n(ev.actor)}: {_clean(self.names_in(ev.text))} [{ev.rule}]"
         if isinstance(ev, E.ActorFled):
             return f"{n(ev.actor)} escapes through the {ev.exit} [{ev.rule}]"
         if isinstance(ev, E.ActorSurrendered):
