@@ -34,6 +34,9 @@ _H_KEY = b',"h":"'
 
 _json_encoder = msgspec.json.Encoder(order="deterministic")
 _entry_decoder = msgspec.json.Decoder(Entry)
+#: What decoding a damaged line or frame raises: msgspec before 0.23 lets a string that is not
+#: UTF-8 escape as UnicodeDecodeError instead of a DecodeError.
+DECODE_ERRORS = (msgspec.DecodeError, UnicodeDecodeError)
 _mp_encoder = msgspec.msgpack.Encoder(order="deterministic")
 _mp_decoder = msgspec.msgpack.Decoder(Entry)
 
@@ -210,7 +213,7 @@ def _iter_jsonl(path: Path, chunk_size: int, decoder: Any) -> Iterator[Entry | T
             block, rest = data[: cut + 1], data[cut + 1 :]
             try:
                 decoded = decoder.decode_lines(block)
-            except msgspec.DecodeError:
+            except DECODE_ERRORS:
                 decoded = None
             if decoded is not None:
                 line_no += len(decoded)
@@ -220,13 +223,13 @@ def _iter_jsonl(path: Path, chunk_size: int, decoder: Any) -> Iterator[Entry | T
                 line_no += 1
                 try:
                     yield decoder.decode(raw)
-                except msgspec.DecodeError as exc:
+                except DECODE_ERRORS as exc:
                     raise LogError(f"{path}: line {line_no}: corrupt entry: {exc}") from None
     if rest.strip():
         line_no += 1
         try:
             yield decoder.decode(rest)
-        except msgspec.DecodeError as exc:
+        except DECODE_ERRORS as exc:
             yield TornLine(line=line_no, length=len(rest), error=str(exc))
 
 
@@ -243,7 +246,7 @@ def _iter_binary(path: Path, decoder: Any) -> Iterator[Entry | TornLine]:
             return
         try:
             yield decoder.decode(data[pos:end])
-        except (msgspec.DecodeError, UnicodeDecodeError) as exc:  # msgspec < 0.23: a non-UTF-8 key escapes
+        except DECODE_ERRORS as exc:
             if end >= size:
                 yield TornLine(line=frame, length=size - pos, error=str(exc))
                 return

@@ -45,7 +45,7 @@ from fracas.core.decide import DecisionError, NoLoggedDecision, ReplayChooser
 from fracas.core.dice import METHOD, DerivedDice, is_secret_seed
 from fracas.core.encounter import TICKS_PER_SECOND, header_commitment
 from fracas.core.errors import EXIT_CHECK_FAILED, EXIT_OK, FracasError
-from fracas.core.log import GENESIS, LogWriter, _msgpack_frame_end, encode_entry, gc_paused
+from fracas.core.log import DECODE_ERRORS, GENESIS, LogWriter, _msgpack_frame_end, encode_entry, gc_paused
 from fracas.core.scenario import content_sha256
 from fracas.core.state import State, apply_entry, state_digest
 from fracas.core.system import FIRST_EDITION, effective_rules, get_system, header_rules
@@ -174,7 +174,7 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
     if not torn_end:  # the common case: decode every line in one call
         try:
             entries = _decoder.decode_lines(data)
-        except msgspec.DecodeError:
+        except DECODE_ERRORS:
             entries = []
         if len(entries) == len(lines):
             return _Loaded(entries=entries, lines=lines)
@@ -185,7 +185,7 @@ def _load(path: Path, data: bytes | None = None) -> _Loaded:
     for i, raw in enumerate(lines):
         try:
             entry = decode(raw)
-        except msgspec.DecodeError as exc:
+        except DECODE_ERRORS as exc:
             if i == 0:
                 if len(lines) > 1 and _decodes(lines[1]):
                     raise _DamagedHeader(_damaged(exc)) from None
@@ -236,7 +236,7 @@ def _decodes(raw: bytes, *, binary: bool = False) -> bool:
     """Whether ``raw`` is one fracas log entry."""
     try:
         (_mp_decoder if binary else _decoder).decode(raw)
-    except msgspec.DecodeError:
+    except DECODE_ERRORS:
         return False
     return True
 
@@ -281,7 +281,7 @@ def _load_binary(path: Path, data: bytes) -> _Loaded:
         frame = data[pos:end]
         try:
             entry = _mp_decoder.decode(frame)
-        except (msgspec.DecodeError, UnicodeDecodeError) as exc:  # msgspec < 0.23: a non-UTF-8 key escapes
+        except DECODE_ERRORS as exc:
             if n == 1:
                 after = _msgpack_frame_end(data, end) if end < size else None
                 if (after is not None and _decodes(data[end:after], binary=True)) or _second_entry_follows(data):
@@ -1273,7 +1273,7 @@ def _reproduced(path: Path, data: bytes, started: float, commitment: str | None)
     try:
         first = _decoder.decode(data[: data.index(b"\n")])
         last = _decoder.decode(data[data.rfind(b"\n", 0, len(data) - 1) + 1 : -1])
-    except msgspec.DecodeError:
+    except DECODE_ERRORS:
         return None
     head, end = first.ev, last.ev
     if (

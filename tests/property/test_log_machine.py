@@ -26,7 +26,7 @@ from fracas.core.log import (
     read_log,
     to_binary,
 )
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -203,5 +203,8 @@ class LogMachine(RuleBasedStateMachine):
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-LogMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=30, deadline=None)
+# no deadline and no too-slow health check: timing never decides a test's outcome (a loaded machine is slow)
+LogMachine.TestCase.settings = settings(
+    max_examples=100, stateful_step_count=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 test_log_writer_and_reader_agree_through_appends_flushes_and_tears = LogMachine.TestCase
