@@ -279,7 +279,7 @@ def firing_cells(enc: Encounter, actor: str) -> list[tuple[Cell, tuple[Cell, ...
     seen = {here}
     goals = [R.pos(f) for f in foes(enc, actor)] + _cover_cells(enc, here)
     for goal in goals:
-        path = R.path_toward(here, goal, reach)
+        path = R.walk(enc, here, goal, reach)
         for k in range(1, len(path) + 1):
             cell = path[k - 1]
             if cell in seen or cell in occupied:
@@ -347,7 +347,7 @@ def attack_options(enc: Encounter, actor: str, style: Style) -> list[Option]:
         d = R.distance(here, R.pos(t))
         if d - 1 > reach:
             continue
-        path = tuple(R.path_toward(here, R.pos(t), d - 1))
+        path = tuple(R.walk(enc, here, R.pos(t), d - 1))
         cell = path[-1] if path else here
         survive = p_initiative_above(init_dice, len(path))
         diff = melee_difficulty(enc, actor, mw, t)
@@ -425,7 +425,7 @@ def preparing_options(enc: Encounter, actor: str, style: Style, attacks: list[Op
     for goal, stop in goals:
         toward_foe = stop > 0
         d = R.distance(here, goal)
-        path = tuple(R.path_toward(here, goal, min(run, max(0, d - stop))))
+        path = tuple(R.walk(enc, here, goal, min(run, max(0, d - stop))))
         if not path:
             continue
         end = path[-1]
