@@ -54,7 +54,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         out.write(f"  {step.name:<9} {mark}{detail}\n")
     for note in report.notes:
         out.write(f"  note: {note}\n")
-    if report.problem is None:
+    if report.problem is None and report.unverified:
+        out.write(f"UNVERIFIED: {report.unverified}\n")
+    elif report.problem is None:
         out.write(f"intact: {report.events} events verified in {report.seconds * 1000:.1f} ms; {faces_line(report)}\n")
     else:
         p = report.problem

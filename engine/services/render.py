@@ -171,6 +171,8 @@ def _report_status(report: Any) -> dict[str, Any] | None:
             where = f" (seq {problem['seq']})"
         details.append(f"{step.get('name', '?')}: {step.get('status', '?')}{where}{' - ' + why if why else ''}")
     problem = data.get("problem")
+    if not problem and data.get("unverified"):
+        return {"status": "unverified", "by": "fracas verify", "summary": data["unverified"], "details": details}
     faces = data.get("faces", "proven")
     # three states: proven / entered, rules checked (entered or scripted faces: nothing proves them) / failed
     status = "ok" if data["ok"] and faces not in ("entered", "scripted") else "entered" if data["ok"] else "failed"

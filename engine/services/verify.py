@@ -44,11 +44,11 @@ from fracas.core import events as E
 from fracas.core.decide import DecisionError, NoLoggedDecision, ReplayChooser
 from fracas.core.dice import METHOD, DerivedDice, is_secret_seed
 from fracas.core.encounter import TICKS_PER_SECOND, header_commitment
-from fracas.core.errors import EXIT_CHECK_FAILED, EXIT_OK, FracasError
+from fracas.core.errors import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, FracasError, UnknownSystem
 from fracas.core.log import DECODE_ERRORS, GENESIS, LogWriter, _msgpack_frame_end, encode_entry, gc_paused
 from fracas.core.scenario import content_sha256
 from fracas.core.state import State, apply_entry, state_digest
-from fracas.core.system import FIRST_EDITION, effective_rules, get_system, header_rules
+from fracas.core.system import FIRST_EDITION, effective_rules, get_system, header_rules, system_names
 from fracas.services.resim import (
     DiceExhausted,
     FaceOutOfRange,
@@ -132,6 +132,8 @@ class Report(msgspec.Struct, kw_only=True):
     faces: str = ""
     #: guarantees the log lacks or has (format 1, a seed that is not secret, the commitment given)
     notes: list[str] = []
+    #: why the log could be neither proven nor convicted (its rule system is not installed here): exit 2
+    unverified: str = ""
 
 
 class Unreadable(FracasError):
@@ -1345,6 +1347,19 @@ def _damaged_report(path: Path, problem: Problem, started: float) -> Report:
     )
 
 
+def _missing_system(name: str) -> str:
+    """Why the log's rule system cannot be loaded here, or "" when it can."""
+    try:
+        get_system(name)
+    except UnknownSystem:
+        installed = ", ".join(system_names()) or "none"
+        return (
+            f"the rule system {name!r} is not installed here (installed: {installed}): install the package"
+            " that provides it, then verify again to check the header and re-simulate the rules"
+        )
+    return ""
+
+
 def _faces(tally: _DiceCount) -> str:
     """What an intact log's dice prove: the weakest source among its dice."""
     counts = tally.counts
@@ -1383,8 +1398,12 @@ def _verify_log(
 
     record("structure", check_structure(loaded), f"{len(entries)} entries")
     record("chain", check_chain(loaded))
-    header_problem = check_header(head)
-    record("header", header_problem, "" if header_problem else _HEADER_OK)
+    missing = _missing_system(head.system)
+    if missing:  # not evidence against the log: the steps that need the system's code are not run
+        record("header", None, "needs the rule system", skipped=True)
+    else:
+        header_problem = check_header(head)
+        record("header", header_problem, "" if header_problem else _HEADER_OK)
     tally = _DiceCount()
     found_parent = _Parent()
     if head.parent is not None:
@@ -1401,7 +1420,9 @@ def _verify_log(
         detail += f"; {tally.unchecked} not re-derivable: seed not revealed (unfinished fight)"
     record("dice", dice_problem, detail)
     rules_complete = False
-    if rules:
+    if missing:
+        record("rules", None, "needs the rule system", skipped=True)
+    elif rules:
         try:
             notes: list[str] = []
             rules_problem = check_rules(entries, head, notes)
@@ -1421,8 +1442,8 @@ def _verify_log(
     problem = min(found, key=lambda t: (t[0], t[1]))[2] if found else None  # the earliest line, then step order
     return Report(
         log=str(path),
-        ok=problem is None,
-        exit_code=EXIT_OK if problem is None else EXIT_CHECK_FAILED,
+        ok=problem is None and not missing,
+        exit_code=EXIT_CHECK_FAILED if problem else EXIT_BAD_INPUT if missing else EXIT_OK,
         events=len(entries),
         finished=finished,
         system=head.system,
@@ -1430,8 +1451,9 @@ def _verify_log(
         steps=steps,
         problem=problem,
         seconds=time.perf_counter() - started,
-        faces=_faces(tally) if problem is None else "",
+        faces=_faces(tally) if problem is None and not missing else "",
         notes=_notes(head, commitment if problem is None else None),
+        unverified=missing if problem is None else "",
     )
 
 

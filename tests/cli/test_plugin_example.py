@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -196,3 +197,39 @@ def test_the_example_needs_no_type_ignore() -> None:
     sources = sorted((EXAMPLE / "src").rglob("*.py"))
     assert sources
     assert [p.name for p in sources if "type: ignore" in p.read_text(encoding="utf-8")] == []
+
+
+def test_a_log_of_a_system_not_installed_here_is_unverified_not_failed(
+    plugin_env: dict[str, str], tmp_path: Path
+) -> None:
+    """A stranger without the plugin cannot re-simulate its rules: that is not evidence of tampering.
+
+    verify checks what it can (structure, chain, dice, state), names the missing system and how to get
+    it, and exits 2 (cannot do the job asked), never 1 (the log is proven wrong); render says so too.
+    """
+    log = tmp_path / "standoff.jsonl"
+    assert fracas(plugin_env, "run", STANDOFF, "--log", log, "--quiet").returncode == 0
+    bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # fracas without the plugin
+
+    verified = fracas(bare, "verify", log)
+    assert verified.returncode == 2, verified.stdout + verified.stderr
+    out = verified.stdout
+    assert "PROBLEM" not in out and "FAILED" not in out, out
+    assert "UNVERIFIED" in out and "'coinflip'" in out and "install" in out, out
+    for step in ("structure", "chain", "dice", "state"):
+        assert re.search(rf"^  {step} +ok", out, re.M), out
+    for step in ("header", "rules"):
+        assert re.search(rf"^  {step} +skipped", out, re.M), out
+    assert json.loads(fracas(bare, "verify", log, "--json").stdout)["unverified"].startswith("the rule system")
+
+    tampered = tmp_path / "tampered.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[5] = lines[5].replace('"seq":5', '"seq":6', 1)
+    tampered.write_text("".join(lines), encoding="utf-8")
+    assert fracas(bare, "verify", tampered).returncode == 1  # what can be checked still convicts
+
+    html = tmp_path / "standoff.html"
+    rendered = fracas(bare, "render", log, "-o", html)
+    assert rendered.returncode == 0, rendered.stderr
+    assert "log unverified" in rendered.stdout, rendered.stdout
+    assert '"status":"unverified"' in html.read_text(encoding="utf-8").replace(" ", "")

@@ -15,6 +15,10 @@ KEEP_MAX_DEFAULT = 10
 MAX_REASONS = 32
 
 
+#: the fields of an actor's fight record that add up as they are, over the fights
+FIGHT_COUNTS = ("down", "escaped", "dead", "damage_dealt", "damage_taken", "ammo_spent")
+
+
 class ActorAcc(msgspec.Struct):
     """Integer sums over the fights of a chunk (or of a whole batch) for one actor."""
 
@@ -34,15 +38,10 @@ class ActorAcc(msgspec.Struct):
     levels: dict[str, list[str]] = {}
 
     def merge(self, other: ActorAcc) -> None:
-        self.present += other.present
-        self.down += other.down
-        self.escaped += other.escaped
-        self.dead += other.dead
-        self.damage_dealt += other.damage_dealt
-        self.damage_taken += other.damage_taken
-        self.ammo_spent += other.ammo_spent
-        self.hp_fights += other.hp_fights
-        self.hp_lost += other.hp_lost
+        for name in self.__struct_fields__:
+            mine = getattr(self, name)
+            if isinstance(mine, int):
+                setattr(self, name, mine + getattr(other, name))
         for st, c in other.statuses.items():
             self.statuses[st] = self.statuses.get(st, 0) + c
         for name, counts in other.wounds.items():
@@ -101,12 +100,8 @@ class Acc(msgspec.Struct):
                 continue
             acc.present += 1
             acc.statuses[af.status] = acc.statuses.get(af.status, 0) + 1
-            acc.down += af.down
-            acc.escaped += af.escaped
-            acc.dead += af.dead
-            acc.damage_dealt += af.damage_dealt
-            acc.damage_taken += af.damage_taken
-            acc.ammo_spent += af.ammo_spent
+            for name in FIGHT_COUNTS:
+                setattr(acc, name, getattr(acc, name) + getattr(af, name))
             if af.hp_lost is not None:
                 acc.hp_fights += 1
                 acc.hp_lost += af.hp_lost
