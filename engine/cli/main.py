@@ -130,11 +130,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     print_sheets(Path(result.log) if result.log else None, result.state, printer.aftermath_seq)
     _out()
     nar = printer.narrator
-    who = f"Won by {nar.side(result.winner, start=False)}" if result.winner else "No winner"
-    _out(
-        f"{who} ({nar.reason(result.reason)}) after {result.rounds} rounds; "
-        f"{result.events} events logged to {result.log}"
-    )
+    who = nar.outcome(result.winner, result.reason)
+    _out(f"{who[0].upper()}{who[1:]}, after {result.rounds} rounds; {result.events} events logged to {result.log}")
     return EXIT_OK
 
 
@@ -194,8 +191,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if s.ended:
         if head is not None and not args.narrate:
             printer.narrator.text(head)  # the sides' names
-        who = f"Won by {printer.narrator.side(s.winner, start=False)}" if s.winner else "No winner"
-        _out(f"{who}: {printer.narrator.reason(s.reason)}")
+        who = printer.narrator.outcome(s.winner, s.reason)
+        _out(f"{who[0].upper()}{who[1:]}")
     return EXIT_OK
 
 

@@ -49,9 +49,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
     printer.finish()
     nar = printer.narrator
-    who = f"Won by {nar.side(result.winner, start=False)}" if result.winner else "No winner"
+    who = nar.outcome(result.winner, result.reason)
     out.write(
-        f"\n{who} ({nar.reason(result.reason)}) after {result.rounds} rounds; "
-        f"{result.events} events logged to {result.log}\n"
+        f"\n{who[0].upper()}{who[1:]}, after {result.rounds} rounds; {result.events} events logged to {result.log}\n"
     )
     return EXIT_OK

@@ -217,6 +217,17 @@ class Narrator:
             reason = re.sub(rf"\bside {re.escape(sid)}\b", lambda _m: named, reason)  # noqa: B023 - used at once
         return reason
 
+    def outcome(self, winner: str | None, reason: str) -> str:
+        """How a fight ended, naming the winning side once: ``won by Mira, who escaped``."""
+        if winner is None:
+            return f"no winner ({self.reason(reason)})"
+        name = self.side(winner, start=False)
+        if reason == f"side {winner} escaped":
+            return f"won by {name}, who escaped"
+        if reason == f"only side {winner} can still fight":
+            return f"won by {name}, the only side still able to fight"
+        return f"won by {name} ({self.reason(reason)})"
+
     def declared(self, text: str) -> str:
         """A logged declaration read aloud: names for ids, ``with the pistol``, ``toward the service door``."""
         text = self.names_in(text)
@@ -374,9 +385,15 @@ class Narrator:
             for a in ev.scenario.get("actors", []) or []:
                 if isinstance(a, dict) and isinstance(a.get("id"), str) and isinstance(a.get("name"), str):
                     self._learn(a["id"], a["name"])
-            dice = {"derived": "derived from a hidden seed", "entered": "entered at the table"}.get(
-                ev.dice.source, ev.dice.source
-            )
+            if ev.dice.source == "derived":
+                # a seed drawn by `fracas commit` is secret until revealed; a typed (or the scenario's) is not
+                dice = (
+                    "derived from a secret seed (fracas commit), revealed at the end"
+                    if ev.dice.secret
+                    else "derived from a seed that is not secret, shown at the end"
+                )
+            else:
+                dice = {"entered": "entered at the table"}.get(ev.dice.source, ev.dice.source)
             head = self._c("bold", f"=== {ev.scenario_name} ({_system_title(ev.system)}) ===")
             return (
                 f"{head}\n"
@@ -477,10 +494,9 @@ class Narrator:
             return self._c("death", f"{n(ev.actor)} dies: {ev.cause}") + f" [{ev.rule}]"
         if isinstance(ev, E.AftermathStarted):
             self.after = True
-            who = f"won by {self.side(ev.winner, start=False)}" if ev.winner else "no winner"
             return self._c(
                 "bold",
-                f"=== The fight is over, {who} ({self.reason(ev.reason)}). The aftermath: the clock runs on ===",
+                f"=== The fight is over, {self.outcome(ev.winner, ev.reason)}. The aftermath: the clock runs on ===",
             )
         if isinstance(ev, E.EncounterEnded):
             who = f"won by {self.side(ev.winner, start=False)}" if ev.winner else "a draw"
@@ -632,8 +648,7 @@ class Summary:
             out += self._close()
             out.append(f"{where} {n.name(ev.actor)} dies: {ev.cause}")
         elif isinstance(ev, E.AftermathStarted):
-            who = f"won by {n.side(ev.winner, start=False)}" if ev.winner else "no winner"
-            out.append(f"{' ' * 8} The fight is over after round {rnd}, {who} ({n.reason(ev.reason)})")
+            out.append(f"{' ' * 8} The fight is over after round {rnd}, {n.outcome(ev.winner, ev.reason)}")
         elif isinstance(ev, E.EncounterStarted):
             out.append(f"{ev.scenario_name} ({_system_title(ev.system)})")
         return out

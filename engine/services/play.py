@@ -4,7 +4,7 @@ Actors with ``policy = "human"`` (or named with ``--human ID``, which the log
 header then records as human) are asked at the terminal when their rule
 system asks for their decision (Point Zéro: at the declaration; Z-Corps and
 d100: at their initiative count): first a compact view of the map around
-them (actors, cover, exits) and the round's initiative with what was
+them (actors, full and low walls, cover, exits) and the round's initiative with what was
 declared so far, then a numbered list of the legal actions, named with
 names, the cover they lead into, and their odds. The other actors follow
 their AI policy. With ``dice="entered"`` every roll is asked for too, by
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
 from fracas.core import events as E
+from fracas.core.battlefield import FULL, LOW
 from fracas.core.decide import HUMAN, Choice, attach_chooser
 from fracas.core.dice import DiceSource, EnteredDice
 from fracas.core.encounter import Encounter, Listener, RunResult
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from fracas.core.encounter import Encounter as _Enc
 
 _SPLIT = re.compile(r"[\s,;]+")
+#: the target of an offered action, as its text names it (an actor id)
+_TARGETED = re.compile(r"\b(?:attack|shoot|strike|aim at|aim|tackle|push|grab|bite) ([^\s,()]+)")
 
 
 class InputEnded(FracasError):
@@ -95,11 +98,42 @@ def cover_at(enc: _Enc, x: int, y: int) -> Any | None:
     return None
 
 
+#: how the map view ranks cover levels it names (any system's levels; an unknown one counts least)
+_COVER_ORDER = ("quarter", "partial", "half", "heavy", "three_quarters", "full")
+
+
+def _cover_rank(level: str) -> int:
+    return _COVER_ORDER.index(level) + 1 if level in _COVER_ORDER else 1
+
+
+def _level(level: str) -> str:
+    return level.replace("_", " ")
+
+
+def wall_cover(enc: _Enc, viewer: tuple[int, int], target: tuple[int, int]) -> Any | None:
+    """The low wall that covers ``target`` from ``viewer`` (fracas.core.battlefield's line of fire), if any."""
+    bf = getattr(enc, "battlefield", None)
+    if bf is None or not bf.walls:
+        return None
+    cover = bf.cover_between(viewer, target, _cover_rank)
+    return cover if cover is not None and cover.kind == "wall" else None
+
+
+def wall_beside(enc: _Enc, x: int, y: int) -> Any | None:
+    """A low wall next to (x, y) (a cell one step away), the first in the map's order: somewhere to duck behind."""
+    for w in getattr(enc.scenario.map, "walls", []) or []:
+        if w.height == LOW and w.x - 1 <= x <= w.x + w.w and w.y - 1 <= y <= w.y + w.h and not w.contains(x, y):
+            return w
+    return None
+
+
 def map_view(enc: _Enc, actor: str, radius: int = 8, narrator: Narrator | None = None) -> list[str]:
     """A compact text map around ``actor``: one character a metre, with its legend.
 
-    ``@`` the actor, ``A``-``Z`` the others (legend below), ``#`` cover, ``E`` an exit, ``.`` open ground,
-    ``x`` an actor out of the fight.
+    ``@`` the actor, ``A``-``Z`` the others (legend below), ``#`` a full wall (blocks sight and steps),
+    ``=`` a low wall (cover, blocks steps), ``:`` a cover zone, ``E`` an exit, ``.`` open ground,
+    ``x`` an actor out of the fight. An actor behind a low wall as seen from ``actor``, or out of sight
+    behind a full wall, says so.
     """
     me = enc.state.actors[actor]
     m = enc.scenario.map
@@ -111,13 +145,20 @@ def map_view(enc: _Enc, actor: str, radius: int = 8, narrator: Narrator | None =
         for x in range(zone.x, zone.x + zone.w):
             for y in range(zone.y, zone.y + zone.h):
                 if (x, y) in grid:
-                    grid[(x, y)] = "#"
+                    grid[(x, y)] = ":"
+    walls = list(getattr(m, "walls", []) or [])
+    for wall in reversed(walls):  # the first wall listed wins where two overlap, as on the battlefield
+        for x in range(wall.x, wall.x + wall.w):
+            for y in range(wall.y, wall.y + wall.h):
+                if (x, y) in grid:
+                    grid[(x, y)] = "#" if wall.height == FULL else "="
     for ex in getattr(m, "exits", []) or []:
         if (ex.x, ex.y) in grid:
             grid[(ex.x, ex.y)] = "E"
     legend: list[str] = []
     letters = iter("ABCDFGHIJKLMNOPQRSTUVWYZ")
     name = _name_of(enc)
+    bf = getattr(enc, "battlefield", None)
     for aid, a in enc.state.actors.items():
         if aid == actor:
             continue
@@ -127,22 +168,39 @@ def map_view(enc: _Enc, actor: str, radius: int = 8, narrator: Narrator | None =
             grid[(a.x, a.y)] = mark
             where = cover_at(enc, a.x, a.y)
             state = "" if fighting else f", {a.status()}"
-            cover = f", in cover: {where.name} ({where.level})" if where is not None else ""
+            cover = f", in cover: {where.name} ({_level(where.level)})" if where is not None else ""
+            blocker = bf.sight_blocker((me.x, me.y), (a.x, a.y)) if bf is not None and bf.walls else None
+            if blocker is not None:
+                cover += f", out of sight behind the {blocker.name}"
+            else:
+                low = wall_cover(enc, (me.x, me.y), (a.x, a.y))
+                if low is not None:
+                    cover += f", {_level(low.level)} cover behind the {low.name}"
             dist = max(abs(a.x - me.x), abs(a.y - me.y))
             side = narrator.side(a.side) if narrator is not None else _side(enc, a.side)
             legend.append(f"{mark} {name(aid)} ({side}, {dist} m{cover}{state})")
     grid[(me.x, me.y)] = "@"
     rows = ["".join(grid[(x, y)] for x in range(x0, x1 + 1)) for y in range(y0, y1 + 1)]
     here = cover_at(enc, me.x, me.y)
-    me_cover = f", in cover: {here.name} ({here.level})" if here is not None else ""
-    covers = [f"# {z.name} ({z.level})" for z in _cover_zones(enc) if _seen(grid, z)]
+    me_cover = f", in cover: {here.name} ({_level(here.level)})" if here is not None else ""
+    beside = wall_beside(enc, me.x, me.y)
+    if beside is not None:
+        me_cover += f", beside the {beside.name} (low wall, {_level(beside.cover)} cover)"
+    shown_walls = [
+        f"# {w.name} (full wall: blocks sight and movement)"
+        if w.height == FULL
+        else f"= {w.name} (low wall: {_level(w.cover)} cover, blocks movement)"
+        for w in walls
+        if _seen(grid, w)
+    ]
+    covers = [f": {z.name} (cover, {_level(z.level)})" for z in _cover_zones(enc) if _seen(grid, z)]
     exits = [f"E {ex.name} at ({ex.x}, {ex.y})" for ex in getattr(m, "exits", []) or []]
     return [
         f"Map around {name(actor)} at ({me.x}, {me.y}){me_cover}, 1 character = 1 m:",
         *(f"  {r}" for r in rows),
         f"  @ {name(actor)}",
         *(f"  {line}" for line in legend),
-        *(f"  {line}" for line in covers + exits),
+        *(f"  {line}" for line in shown_walls + covers + exits),
     ]
 
 
@@ -172,14 +230,28 @@ class TerminalChooser:
         self.p = prompter
         self.table = table or Table(Narrator())
 
-    def option_text(self, enc: _Enc, text: str) -> str:
-        """A choice as the player reads it: names for ids, and the cover a move ends in."""
+    def option_text(self, enc: _Enc, text: str, actor: str = "") -> str:
+        """A choice as the player reads it: names for ids, the cover a move ends in, and the low wall
+        that covers the target from where the action is taken."""
         shown = self.table.narrator.declared(text)
         m = re.search(r"to \((\d+), (\d+)\)", text)
         if m is not None:
             zone = cover_at(enc, int(m.group(1)), int(m.group(2)))
+            x, y = int(m.group(1)), int(m.group(2))
+            wall = wall_beside(enc, x, y)
             if zone is not None:
-                shown = shown.replace(m.group(0), f"{m.group(0)} into cover ({zone.name}, {zone.level})", 1)
+                shown = shown.replace(m.group(0), f"{m.group(0)} into cover ({zone.name}, {_level(zone.level)})", 1)
+            elif wall is not None:
+                where = f"{m.group(0)} beside the {wall.name} (low wall, {_level(wall.cover)} cover)"
+                shown = shown.replace(m.group(0), where, 1)
+        target = _TARGETED.search(text)
+        me = enc.state.actors.get(actor)
+        if target is not None and target.group(1) in enc.state.actors and me is not None:
+            t = enc.state.actors[target.group(1)]
+            viewer = (int(m.group(1)), int(m.group(2))) if m is not None else (me.x, me.y)
+            wall = wall_cover(enc, viewer, (t.x, t.y))
+            if wall is not None:
+                shown += f" ({self.table.narrator.name(t.id)}: {_level(wall.level)} cover behind the {wall.name})"
         return shown
 
     def choose(self, enc: _Enc, actor: str, choices: Sequence[Choice]) -> int:
@@ -199,7 +271,7 @@ class TerminalChooser:
         out.write("Your choices:\n")
         for i, c in enumerate(choices, start=1):
             odds = f"  [{c.odds:.1%} to succeed]" if c.odds is not None else ""
-            out.write(f"  {i:>2}. {self.option_text(enc, c.text)}{odds}\n")
+            out.write(f"  {i:>2}. {self.option_text(enc, c.text, actor)}{odds}\n")
         n = len(choices)
         while True:
             answer = self.p.ask(f"{name}'s choice [1-{n}]: ", f"{name}'s action")

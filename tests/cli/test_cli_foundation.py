@@ -28,7 +28,7 @@ def test_run_prints_a_play_by_play_and_writes_the_log(tmp_path: Path, capsys: py
     assert "R3 @11   Second guard loses the action: holds fire: Mira cannot be hit now [PZ-INIT-4]" in out
     assert "Mira escapes through the service door [C-END-1]" in out
     assert "after    Mira: 1 Légère box (physical) heals after 48 h [PZ-HEAL-2]" in out
-    assert f"Won by Mira (Mira escaped) after 3 rounds; 149 events logged to {log}" in out
+    assert f"Won by Mira, who escaped, after 3 rounds; 149 events logged to {log}" in out
     # the sheets at the end of the fight, then after the aftermath (Mira's Légère healed 48 h later)
     fight, after = out.split("At the end of the fight")[1].split("After the aftermath")
     assert "Légère [x][ ][ ]" in fight.split("The guard [")[0]

@@ -47,6 +47,11 @@ def test_the_protocol_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert "256-bit secret" in out and f"played from the commitment given: {commitment}" in out
     assert FACES_PROVEN in out and NOT_SECRET not in out
+    # the narration says the seed was secret until the end (and the end reveals it)
+    assert main(["replay", str(log), "--narrate", "--no-color"]) == 0
+    told = capsys.readouterr().out
+    assert "dice derived from a secret seed (fracas commit), revealed at the end" in told
+    assert f"seed revealed: {secret}" in told and "not secret" not in told
     other, _ = commit(tmp_path, capsys, "other.seed")
     assert main(["verify", str(log), "--commitment", other]) == 1
     assert "PROBLEM (dice): line 1, seq 0: the log was not played from the commitment given" in capsys.readouterr().out
@@ -86,6 +91,11 @@ def test_a_typed_seed_is_marked_reproducible_not_secret(tmp_path: Path, capsys: 
     assert isinstance(head, E.EncounterStarted) and not head.dice.secret and head.dice.salt == ""
     assert main(["verify", str(log)]) == 0
     assert f"note: {NOT_SECRET}" in capsys.readouterr().out
+    # the narration does not call a typed seed hidden
+    assert main(["replay", str(log), "--narrate", "--no-color"]) == 0
+    told = capsys.readouterr().out
+    assert "dice derived from a seed that is not secret, shown at the end" in told and "hidden" not in told
+    assert "seed revealed: 7" in told
 
 
 def reseal(entries: list[E.Entry], path: Path) -> Path:

@@ -140,3 +140,56 @@ def test_input_ending_mid_fight_is_a_one_line_error(human_mira: Path, tmp_path: 
     with pytest.raises(FracasError) as err:
         play_scenario(human_mira, inp=io.StringIO(""), out=io.StringIO(), seed="3", log_path=tmp_path / "x.jsonl")
     assert str(err.value) == "input ended while waiting for Mira's action"
+
+
+class FirstMenu(Table):
+    """Answers nothing: stops the fight at the first question (end of input), keeping what was shown."""
+
+    def readline(self) -> str:
+        return ""
+
+
+def test_the_map_view_draws_full_and_low_walls_with_a_legend(tmp_path: Path) -> None:
+    from fracas.services.play import InputEnded
+
+    table = FirstMenu()
+    scenario = ROOT / "scenarios" / "point_zero" / "warehouse.toml"
+    stream = cast(Any, table)
+    with pytest.raises(InputEnded):
+        play_scenario(scenario, inp=stream, out=stream, seed="11", log_path=tmp_path / "w.jsonl", humans=["brandt"])
+    out = table.out.getvalue()
+    head = "Map around Brandt at (31, 10), 1 character = 1 m:\n"
+    assert head in out
+    rows = [line[2:] for line in out.split(head, 1)[1].split("\n")[:17]]  # y 2..18, x 23..35
+    # the workbench (low wall, x 28, y 8-12), the dock wall (full, x 32-35, y 14), the shelving's east end
+    # (full, x 16-21, y 10) is out of view; the pallets (cover zone, x 24-26, y 15-16)
+    assert [rows[y - 2][28 - 23] for y in range(8, 13)] == ["="] * 5
+    assert rows[14 - 2][32 - 23 :] == "####"
+    assert rows[15 - 2][24 - 23 : 27 - 23] == ":::" and rows[16 - 2][24 - 23 : 27 - 23] in (":::", ":x:", ":A:")
+    assert rows[10 - 2][31 - 23] == "@"
+    assert "  # dock wall (full wall: blocks sight and movement)\n" in out
+    assert "  = workbench (low wall: half cover, blocks movement)\n" in out
+    assert "  : pallets (cover, partial)\n" in out
+    assert "shelving (" not in out  # not in view: not in the legend
+
+
+def test_the_map_view_says_who_a_wall_hides_or_covers(tmp_path: Path) -> None:
+    from fracas.services.play import InputEnded
+
+    # Okafor (the crew's rifle) behind the workbench (low wall, x 28) from Brandt; Lune beyond the dock wall
+    text = (ROOT / "scenarios" / "point_zero" / "warehouse.toml").read_text()
+    moved = tmp_path / "warehouse.toml"
+    moved.write_text(text.replace("position = [2, 6]", "position = [25, 10]").replace("[30, 16]", "[33, 17]"))
+    table = FirstMenu()
+    stream = cast(Any, table)
+    with pytest.raises(InputEnded):
+        play_scenario(moved, inp=stream, out=stream, seed="11", log_path=tmp_path / "w.jsonl", humans=["brandt"])
+    out = table.out.getvalue()
+    assert re.search(r"\n  [A-Z] Okafor \(Kessler's crew, 6 m, half cover behind the workbench\)\n", out)
+    assert re.search(r"\n  [A-Z] Lune \(The syndicate, 7 m, out of sight behind the dock wall\)\n", out)
+    # an offer aimed at Okafor from where Brandt stands names the wall too; one that first walks round it does not
+    offers = [line for line in out.split("Your choices:\n", 1)[1].split("\n") if "Okafor" in line]
+    here = [line for line in offers if " move " not in line]
+    moved_round = [line for line in offers if " move " in line and "to (2" in line]
+    assert here and all("(Okafor: half cover behind the workbench)" in line for line in here), offers
+    assert moved_round and not any("behind the workbench" in line for line in moved_round), offers
