@@ -14,6 +14,10 @@ is followed by exactly one ``ActionDeclared`` event for that actor with
 ``policy="human"`` and ``text`` equal to the chosen :attr:`Choice.text`
 (the texts of one call's choices must be distinct). That is how a replay
 finds the same choice again.
+
+A choice about a roll rather than an action (spend a resource on it: Z-Corps
+Character Points) is declared with ``action=ROLL_CHOICE``; its choices carry
+the :attr:`Choice.question` a chooser shows instead of the map and the round.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ if TYPE_CHECKING:
     from fracas.core.encounter import Encounter
 
 HUMAN = "human"
+#: the ``ActionDeclared.action`` of a human's choice about a roll (not an action of the round)
+ROLL_CHOICE = "roll_choice"
 
 
 class Choice(msgspec.Struct, frozen=True, kw_only=True):
@@ -38,6 +44,8 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
 
     text: str
     odds: float | None = None
+    #: for a choice about a roll (ROLL_CHOICE): what is asked, with the roll as it stands
+    question: str = ""
 
 
 class Chooser(Protocol):

@@ -21,6 +21,7 @@ from pathlib import Path
 import msgspec
 from fracas.core import events as E
 from fracas.core.catalogue import rule_statement
+from fracas.core.decide import ROLL_CHOICE
 from fracas.core.errors import FracasError
 from fracas.core.log import LogError, read_log
 from fracas.core.system import get_system
@@ -150,7 +151,7 @@ def _declaration(entries: Sequence[E.Entry], i: int, actor: str) -> E.Entry | No
         e = entries[j]
         if e.round != rnd:
             return None
-        if isinstance(e.ev, E.ActionDeclared) and e.ev.actor == actor:
+        if isinstance(e.ev, E.ActionDeclared) and e.ev.actor == actor and e.ev.action != ROLL_CHOICE:
             return e
     return None
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fracas.core import events as E
+from fracas.core.decide import ROLL_CHOICE
 
 #: ``--only`` filters and the events each keeps (headers, rounds and the end are always kept).
 ONLY = ("wounds", "hits", "rolls")
@@ -414,7 +415,8 @@ class Narrator:
         if isinstance(ev, E.TieBroken):
             return f"Ties broken, acting order: {', '.join(n(a) for a in ev.order)} [{ev.rule}]"
         if isinstance(ev, E.ActionDeclared):
-            return f"{n(ev.actor)} declares: {self.declared(ev.text)} [{ev.rule}]"
+            verb = "chooses" if ev.action == ROLL_CHOICE else "declares"
+            return f"{n(ev.actor)} {verb}: {self.declared(ev.text)} [{ev.rule}]"
         if isinstance(ev, E.ActionLost):
             return f"{n(ev.actor)} loses the action: {self.names_in(ev.reason)} [{ev.rule}]"
         if isinstance(ev, E.Moved):
@@ -636,6 +638,8 @@ class Summary:
             if isinstance(ev, E.ConditionSet) and ev.actor == a["target"] and ev.condition in _TAKEN_OUT:
                 a["wounds"].append(ev.condition)
                 return out
+        if isinstance(ev, E.ActionDeclared) and ev.action == ROLL_CHOICE:
+            return out  # a choice about a roll (CP on it) belongs to the action under way
         if isinstance(ev, E.ActionDeclared | E.RoundStarted | E.Moved | E.AftermathStarted | E.EncounterEnded):
             out += self._close()
         if isinstance(ev, E.ActorFled):

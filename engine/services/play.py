@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import msgspec
 from fracas.core import events as E
 from fracas.core.battlefield import FULL, LOW
-from fracas.core.decide import HUMAN, Choice, attach_chooser
+from fracas.core.decide import HUMAN, ROLL_CHOICE, Choice, attach_chooser
 from fracas.core.dice import DiceSource, EnteredDice
 from fracas.core.encounter import Encounter, Listener, RunResult
 from fracas.core.errors import FracasError
@@ -80,7 +80,7 @@ class Table:
             self.round, self.initiative, self.declared = ev.round, {}, []
         elif isinstance(ev, E.InitiativeSet):
             self.initiative[ev.actor] = ev.value
-        elif isinstance(ev, E.ActionDeclared):
+        elif isinstance(ev, E.ActionDeclared) and ev.action != ROLL_CHOICE:
             self.declared.append((ev.actor, ev.text))
         elif isinstance(ev, E.EncounterStarted | E.ActorEntered):
             self.narrator.text(ev)  # learn names and sides
@@ -258,6 +258,11 @@ class TerminalChooser:
         out = self.p.out
         name = enc.state.actors[actor].name if actor in enc.state.actors else actor
         t = self.table
+        if choices and choices[0].question:  # a choice about a roll: the roll, not the map
+            out.write(f"{t.narrator.names_in(choices[0].question)}\nYour choices:\n")
+            for i, c in enumerate(choices, start=1):
+                out.write(f"  {i:>2}. {t.narrator.declared(c.text)}\n")
+            return self._answer(name, len(choices))
         out.write(f"\nRound {enc.round}: {name} decides.\n")
         for line in map_view(enc, actor, narrator=t.narrator):
             out.write(line + "\n")
@@ -272,7 +277,10 @@ class TerminalChooser:
         for i, c in enumerate(choices, start=1):
             odds = f"  [{c.odds:.1%} to succeed]" if c.odds is not None else ""
             out.write(f"  {i:>2}. {self.option_text(enc, c.text, actor)}{odds}\n")
-        n = len(choices)
+        return self._answer(name, len(choices))
+
+    def _answer(self, name: str, n: int) -> int:
+        out = self.p.out
         while True:
             answer = self.p.ask(f"{name}'s choice [1-{n}]: ", f"{name}'s action")
             if answer.isdigit() and 1 <= int(answer) <= n:

@@ -37,8 +37,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import msgspec
 from fracas.core import events as E
-from fracas.core.decide import Choice, ask_human
+from fracas.core.decide import ROLL_CHOICE, Choice, ask_human
 from fracas.core.encounter import Encounter
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps.odds import DCode, success_probability
@@ -62,6 +63,8 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
     if "grabbed" in a.conditions:
         return [R.Plan(kind="escape", targets=[R.actor_at(enc, a.conditions["grabbed"])])]
     plans: list[Plan] = [aggressive(enc, actor), cautious(enc, actor)]
+    if r.edition >= 4:  # CP and Cojones are offered roll by roll (asked_roll_by_roll): no stakes on an action
+        plans = [msgspec.structs.replace(p, stakes=0) for p in plans]
     if "prone" in a.conditions:
         plans.append(R.Plan(kind="stand"))
     if "grabbing" in a.conditions:
@@ -87,9 +90,10 @@ def legal_plans(enc: Encounter, actor: str) -> list[Plan]:
                 plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=m))
             if modes:
                 first = modes[0]
-                if spec.cp > 0 and a.resources.get("cp", 0) > 0:
+                staked = r.edition < 4  # edition 4 on: CP and Cojones are offered roll by roll, not by stakes
+                if staked and spec.cp > 0 and a.resources.get("cp", 0) > 0:
                     plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, stakes=1))
-                if a.resources.get("cp", 0) > 0 or a.resources.get("cojones", 0) > 0:
+                if staked and (a.resources.get("cp", 0) > 0 or a.resources.get("cojones", 0) > 0):
                     plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, stakes=2))
                 if undead and "head" in r.called_shots:
                     plans.append(R.Plan(kind="shoot", targets=[foe.id], weapon=w.name, mode=first, called="head"))
@@ -256,4 +260,68 @@ def human_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool) 
     return False
 
 
-__all__ = ["defence_skill", "human", "human_defence", "legal_plans", "plan_odds", "pool_odds"]
+# ------------------------------------------------- CP and Cojones, roll by roll
+
+
+def asked_roll_by_roll(enc: Encounter, actor: str) -> bool:
+    """ZC-CP-1 (edition 4 on): a human actor is asked about CP and Cojones at each of its rolls."""
+    return R.rules(enc).edition >= 4 and R.traits(enc, actor).policy == HUMAN
+
+
+def _roll_choice(enc: Encounter, actor: str, question: str, texts: list[str], rule: str) -> int:
+    """Ask ``question`` with ``texts`` as the choices, then declare the one taken (ROLL_CHOICE)."""
+    index = ask_human(enc, actor, [Choice(text=t, question=question) for t in texts])
+    enc.emit(E.ActionDeclared(actor=actor, action=ROLL_CHOICE, text=texts[index], policy=HUMAN, rule=rule))
+    return index
+
+
+def offer_cp(enc: Encounter, actor: str, purpose: str, rolled: str, stands: str) -> int:
+    """ZC-CP-1: how many CP (one die each, at most ``max_cp``) the human buys for this roll, after seeing it.
+
+    « avant et après avoir jeté les dés »: the CP dice are the same dice either way, so the engine
+    asks once, after the roll, when the player knows more; 0 when the actor has no CP left.
+    """
+    left = enc.state.actors[actor].resources.get("cp", 0)
+    most = min(R.rules(enc).max_cp, left)
+    if most <= 0:
+        return 0
+    texts = [f"no CP on {purpose}"] + [f"spend {n} CP on {purpose}" for n in range(1, most + 1)]
+    question = (
+        f"{actor} rolled {rolled} for {purpose}: {stands}. "
+        f"Character Points ({left} left): one more die each, at most {R.rules(enc).max_cp} [ZC-CP-1]"
+    )
+    return _roll_choice(enc, actor, question, texts, "ZC-CP-1")
+
+
+def offer_cojones_double(enc: Encounter, actor: str, purpose: str, pool: str, twice: str, stands: str) -> bool:
+    """ZC-COJ-1, first option: double the pool about to be rolled (asked before the roll)."""
+    left = enc.state.actors[actor].resources.get("cojones", 0)
+    if left <= 0:
+        return False
+    texts = [f"roll {pool} for {purpose}", f"double the pool with Cojones: {twice} for {purpose}"]
+    question = f"{actor} is about to roll {pool} for {purpose} ({stands}). Cojones ({left} left) [ZC-COJ-1]"
+    return _roll_choice(enc, actor, question, texts, "ZC-COJ-1") == 1
+
+
+def offer_cojones_reroll(enc: Encounter, actor: str, purpose: str, stands: str) -> bool:
+    """ZC-COJ-1, second option: reroll a failed test (or a resistance roll, ZC-RES-1); the new roll replaces it."""
+    left = enc.state.actors[actor].resources.get("cojones", 0)
+    if left <= 0:
+        return False
+    texts = [f"keep the roll for {purpose}", f"reroll {purpose} with Cojones"]
+    question = f"{actor}'s roll for {purpose}: {stands}. Cojones ({left} left) [ZC-COJ-1]"
+    return _roll_choice(enc, actor, question, texts, "ZC-COJ-1") == 1
+
+
+__all__ = [
+    "asked_roll_by_roll",
+    "defence_skill",
+    "human",
+    "human_defence",
+    "legal_plans",
+    "offer_cojones_double",
+    "offer_cojones_reroll",
+    "offer_cp",
+    "plan_odds",
+    "pool_odds",
+]

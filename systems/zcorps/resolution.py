@@ -528,6 +528,23 @@ def cp_wanted(enc: Encounter, actor: str, shortfall: int, stakes: int) -> int:
     return need if need <= min(rules(enc).max_cp, left) else 0
 
 
+def asks_human(enc: Encounter, actor: str) -> bool:
+    """ZC-CP-1 (edition 4 on): a human actor is asked about CP and Cojones at each of its rolls."""
+    return rules(enc).edition >= 4 and traits(enc, actor).policy == "human"
+
+
+def human_cp(enc: Encounter, actor: str, roll: PoolRoll, *, purpose: str, stands: str) -> int:
+    """ZC-CP-1: ask the human how many CP dice to buy for ``roll`` (after it, before judging); buy them."""
+    from fracas.systems.zcorps.human import offer_cp
+
+    if roll.automatic_failure:
+        return 0
+    n = offer_cp(enc, actor, purpose, str(roll.total), stands)
+    if n:
+        spend_cp(enc, actor, roll, n, purpose=purpose)
+    return n
+
+
 def skill_test(
     enc: Encounter,
     actor: str,
@@ -571,6 +588,9 @@ def skill_test(
     a = enc.state.actors[actor]
     doubled = False
     as_written = r.edition >= 2
+    human = asks_human(enc, actor)
+    if human:
+        stakes = 0  # ZC-CP-1 / ZC-COJ-1: the human is asked at the roll instead (below)
     if (
         stakes >= 2
         and a.resources.get("cojones", 0) > 0
@@ -590,6 +610,16 @@ def skill_test(
             label = f"{skill} {code} doubled by Cojones = {twice}{pool_text}"
             rolled = with_dice(twice, extra)
         doubled = True
+    needs = f"needs {difficulty - bonus} or more (difficulty {difficulty})"
+    if human and rolled.dice > 0:
+        from fracas.systems.zcorps.human import offer_cojones_double
+
+        twice = DCode.of(2 * rolled.dice, 2 * rolled.pips)
+        if offer_cojones_double(enc, actor, purpose, str(rolled), str(twice), needs):
+            left = enc.state.actors[actor].resources["cojones"]
+            enc.emit(E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=left - 1, rule="ZC-COJ-1"))
+            label = f"{skill} {code}{pool_text} doubled by Cojones = {twice}"
+            rolled, doubled = twice, True
     for attempt in range(2):
         roll = roll_code(enc, actor, rolled, purpose=purpose, rule=rule)
         total = roll.total + bonus
@@ -599,6 +629,14 @@ def skill_test(
             if n:
                 spend_cp(enc, actor, roll, n, purpose=purpose)
                 total = roll.total + bonus
+        if (
+            human
+            and not attempt
+            and not doubled
+            and not failed_outright
+            and human_cp(enc, actor, roll, purpose=purpose, stands=needs)
+        ):
+            total = roll.total + bonus
         success = not failed_outright and total >= difficulty
         first_joker = roll.joker[0] if roll.joker else 0
         critical = "failure" if first_joker == 1 else "success" if first_joker == 6 else ""
@@ -620,6 +658,13 @@ def skill_test(
         enc.emit(ev)
         a = enc.state.actors[actor]
         spent_cp = bool(roll.cp_plain or roll.cp_jokers)
+        if human and not (success or attempt or doubled or spent_cp or failed_outright):
+            from fracas.systems.zcorps.human import offer_cojones_reroll
+
+            if offer_cojones_reroll(enc, actor, purpose, f"{total}, failed: {needs}"):
+                left = enc.state.actors[actor].resources["cojones"]
+                enc.emit(E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=left - 1, rule="ZC-COJ-1"))
+                continue
         if success or attempt or doubled or spent_cp or stakes < 2 or a.resources.get("cojones", 0) <= 0:
             return ev, roll
         enc.emit(
@@ -669,7 +714,11 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
     rolled = with_dice(code, sum(d for _, d, _ in pens)) if pens else code
     roll = roll_code(enc, actor, rolled, purpose="initiative (Agilité)", rule="ZC-INIT-1")
     short = r.points_per_action - roll.total % r.points_per_action
-    if r.edition >= 4 and rolled.dice > 0 and short <= 3 and enc.state.actors[actor].resources.get("cp", 0) > 0:
+    if asks_human(enc, actor):
+        actions = max(1, roll.total // r.points_per_action)
+        stands = f"{actions} action{'s' if actions > 1 else ''}, {short} short of one more"
+        human_cp(enc, actor, roll, purpose="initiative (Agilité)", stands=stands)
+    elif r.edition >= 4 and rolled.dice > 0 and short <= 3 and enc.state.actors[actor].resources.get("cp", 0) > 0:
         spend_cp(enc, actor, roll, 1, purpose="initiative (Agilité)")  # ZC-CP-1 (policy): one die for one more action
     value = max(1, min(roll.total, enc.round_ticks - 1))
     actions = max(1, value // r.points_per_action)
@@ -750,6 +799,9 @@ def active_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool,
         purpose=f"active defence ({skill})",
         rule="ZC-DEF-1",
     )
+    if asks_human(enc, defender):
+        stands = "the total is added to the difficulty to hit you"
+        human_cp(enc, defender, roll, purpose=f"active defence ({skill})", stands=stands)
     enc.emit(E.ConditionSet(actor=defender, condition="active_defence", value=roll.total, rule="ZC-DEF-1"))
 
 
@@ -765,6 +817,9 @@ def partial_defence(enc: Encounter, actor: str) -> None:
         purpose="partial defence (dodge -1D)",
         rule="ZC-DEF-2",
     )
+    if asks_human(enc, actor):
+        stands = f"counts only above {r.partial_defence_floor}"
+        human_cp(enc, actor, roll, purpose="partial defence (dodge -1D)", stands=stands)
     if roll.total > r.partial_defence_floor:
         enc.emit(E.ConditionSet(actor=actor, condition="partial_defence", value=roll.total, rule="ZC-DEF-2"))
     else:
@@ -1131,6 +1186,8 @@ def bite(enc: Encounter, actor: str, target: str | None) -> None:
     pui = trait(enc, actor, "puissance")
     code = DCode((pui.dice + 1) // 2, 0)
     roll = roll_code(enc, actor, code, purpose=f"Strength Damage on {target} ({code})", rule="ZC-BRAWL-1")
+    if asks_human(enc, actor):
+        human_cp(enc, actor, roll, purpose=f"Strength Damage on {target} ({code})", stands="damage against resistance")
     total = roll.total
     enc.emit(
         E.DamageRolled(
@@ -1169,6 +1226,8 @@ def escape(enc: Encounter, actor: str) -> None:
         purpose=f"escape from {holder} (Puissance)",
         rule="ZC-BRAWL-1",
     )
+    if asks_human(enc, actor):
+        human_cp(enc, actor, r1, purpose=f"escape from {holder} (Puissance)", stands="must beat the holder's Puissance")
     r2 = roll_code(
         enc,
         holder,
@@ -1176,6 +1235,8 @@ def escape(enc: Encounter, actor: str) -> None:
         purpose=f"hold {actor} (Puissance)",
         rule="ZC-BRAWL-1",
     )
+    if asks_human(enc, holder):
+        human_cp(enc, holder, r2, purpose=f"hold {actor} (Puissance)", stands=f"{actor} rolled {r1.total} to escape")
     ok = r1.total > r2.total
     enc.emit(
         E.SkillTested(
@@ -1264,6 +1325,9 @@ def damage(
     if r.edition >= 4 and stakes >= 2 and enc.state.actors[actor].resources.get("cp", 0) > 0:
         spend_cp(enc, actor, roll, 1, purpose=purpose)  # ZC-CP-1 (policy): one CP die on critical stakes
     bonus = code.pips + added + called_damage
+    if asks_human(enc, actor):
+        stands = f"damage {roll.dice_total + bonus} with the bonus, against {target}'s resistance"
+        human_cp(enc, actor, roll, purpose=purpose, stands=stands)
     dice_total = roll.dice_total
     total = max(0, dice_total + bonus)
     enc.emit(
@@ -1284,6 +1348,9 @@ def damage(
 def resist(enc: Encounter, target: str, total: int, *, stakes: int) -> None:
     """ZC-RES-1: resistance = Puissance + armour (no wound penalty); CP may be bought after the roll."""
     t = traits(enc, target)
+    if asks_human(enc, target):
+        resist_asked(enc, target, total)
+        return
     roll = roll_code(enc, target, t.resistance, purpose=t.resistance_roll, rule="ZC-RES-1")
     # policy: buy CP when the hit would otherwise incapacitate or worse
     bands = rules(enc).wound_bands
@@ -1304,6 +1371,45 @@ def resist(enc: Encounter, target: str, total: int, *, stakes: int) -> None:
         )
         roll = roll_code(enc, target, t.resistance, purpose=t.resistance_roll + " (Cojones reroll)", rule="ZC-RES-1")
         resistance = roll.total
+    parts = [E.Modifier(name=f"resistance roll ({t.resistance_source})", value=resistance, rule="ZC-RES-1")]
+    enc.emit(E.ThresholdComputed(actor=target, value=resistance, parts=parts, rule="ZC-RES-1"))
+    wound(enc, target, total, resistance)
+
+
+def resist_asked(enc: Encounter, target: str, total: int) -> None:
+    """ZC-RES-1 for a human (edition 4 on): Cojones to double the pool before the roll, CP after it, else a
+    Cojones reroll of a roll that leaves a wound (ZC-CP-1, ZC-COJ-1: one or the other, never both)."""
+    from fracas.systems.zcorps.human import offer_cojones_double, offer_cojones_reroll
+
+    t = traits(enc, target)
+    code, purpose, doubled = t.resistance, t.resistance_roll, False
+
+    def spend_cojones() -> None:
+        left = enc.state.actors[target].resources["cojones"]
+        enc.emit(E.ResourceSpent(actor=target, resource="cojones", amount=1, left=left - 1, rule="ZC-COJ-1"))
+
+    twice = DCode.of(2 * code.dice, 2 * code.pips)
+    if code.dice > 0 and offer_cojones_double(enc, target, purpose, str(code), str(twice), f"against {total} damage"):
+        spend_cojones()
+        code, purpose, doubled = twice, f"{purpose} doubled by Cojones = {twice}", True
+    roll = roll_code(enc, target, code, purpose=purpose, rule="ZC-RES-1")
+
+    def stands(resistance: int) -> str:
+        excess = total - resistance
+        return f"against {total} damage: " + (
+            "no wound" if excess <= 0 else f"{excess} over, {WOUND_LEVELS[level_for(enc, excess)]}"
+        )
+
+    spent = 0 if doubled else human_cp(enc, target, roll, purpose=purpose, stands=stands(roll.total))
+    if (
+        not doubled
+        and not spent
+        and total - roll.total > 0
+        and offer_cojones_reroll(enc, target, purpose, stands(roll.total))
+    ):
+        spend_cojones()
+        roll = roll_code(enc, target, code, purpose=purpose + " (Cojones reroll)", rule="ZC-RES-1")
+    resistance = roll.total
     parts = [E.Modifier(name=f"resistance roll ({t.resistance_source})", value=resistance, rule="ZC-RES-1")]
     enc.emit(E.ThresholdComputed(actor=target, value=resistance, parts=parts, rule="ZC-RES-1"))
     wound(enc, target, total, resistance)
@@ -1389,7 +1495,9 @@ def wound_effects(enc: Encounter, actor: str, level: int) -> None:
     code = trait(enc, actor, "stamina")
     purpose = f"stamina vs {r.stamina_difficulty} (Incapacitated)"
     roll = roll_code(enc, actor, code, purpose=purpose, rule="ZC-WOUND-1")
-    if r.edition >= 4 and code.dice > 0:  # ZC-CP-1: CP on every roll; policy: as a test with high stakes
+    if asks_human(enc, actor):
+        human_cp(enc, actor, roll, purpose=purpose, stands=f"needs {r.stamina_difficulty} or more")
+    elif r.edition >= 4 and code.dice > 0:  # ZC-CP-1: CP on every roll; policy: as a test with high stakes
         n = cp_wanted(enc, actor, r.stamina_difficulty - roll.total, 1)
         if n:
             spend_cp(enc, actor, roll, n, purpose=purpose)

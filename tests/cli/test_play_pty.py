@@ -146,3 +146,46 @@ def test_no_human_is_refused_with_the_actors_to_pick(capsys: pytest.CaptureFixtu
     assert "no actor is played by a human: pick one with --human ID" in err and "mira (Mira)" in err
     assert main(["play", str(scenario), "--human", "nobody"]) == 2
     assert "--human nobody:" in capsys.readouterr().err
+
+
+def test_zcorps_character_points_and_cojones_are_offered_roll_by_roll(tmp_path: Path) -> None:
+    """ZC-CP-1 « Chaque fois qu'un joueur effectue un jet de dés, il a la possibilité de dépenser des Points de
+    Personnage » (initiative, damage, resistance and stamina included) and ZC-COJ-1 « C'est le joueur qui décide
+    de cet usage »: a human is asked at each roll, not by stakes chosen with the action."""
+    scenario = tmp_path / "duel.toml"
+    text = (ROOT / "scenarios" / "zcorps" / "duel.toml").read_text()
+    scenario.write_text(text.replace('armour = "1D"\ncp = 2', 'armour = "1D"\ncp = 12\ncojones = 1', 1))
+    log = tmp_path / "reyes.jsonl"
+    player = Player(["play", str(scenario), "--human", "reyes", "--dice", "entered", "--log", str(log)], pick=2)
+    assert player.run() == 0, player.screen[-2000:]
+    screen = player.screen
+    # the first roll is the initiative: CP offered on it, after the roll, with what it stands at
+    asked = (
+        r"Reyes rolled \d+ for initiative \(Agilité\): \d actions?, \d+ short of one more\. Character Points \(2 left\)"
+    )
+    assert re.search(asked, screen), screen[:3000]
+    assert "   2. spend 1 CP on initiative (Agilité)\n" in screen
+    offers = re.findall(r"\n +\d+\. ([^\n]*)", screen)
+    assert not [o for o in offers if "(high stakes)" in o or "(critical)" in o]  # no stakes offers any more
+    entries = read_log(log).entries
+    chosen = [e.ev for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.action == "roll_choice"]
+    assert chosen and all(c.actor == "reyes" and c.policy == "human" for c in chosen)
+    assert chosen[0].text == "spend 1 CP on initiative (Agilité)" and chosen[0].rule == "ZC-CP-1"
+    spent = [e.ev for e in entries if isinstance(e.ev, E.ResourceSpent) and e.ev.actor == "reyes"]
+    cp_chosen = [c.text for c in chosen if c.rule == "ZC-CP-1"]
+    assert [(s.resource, s.amount) for s in spent if s.resource == "cp"] == [("cp", 1)] * len(cp_chosen)
+    # every kind of roll was offered: initiative, the attack test, damage and resistance
+    for purpose in ("initiative (Agilité)", "Beretta 92 single at dutch", "Beretta 92 damage on dutch", "resistance"):
+        assert any(t.startswith(f"spend 1 CP on {purpose}") for t in cp_chosen), (purpose, cp_chosen)
+    # the CP die of the initiative was rolled for the initiative, before the initiative was set
+    first_init = next(i for i, e in enumerate(entries) if isinstance(e.ev, E.InitiativeSet) and e.ev.actor == "reyes")
+    assert any(
+        isinstance(e.ev, E.DiceRolled) and e.ev.actor == "reyes" and e.ev.purpose.startswith("initiative (Agilité): CP")
+        for e in entries[:first_init]
+    )
+    # Cojones: asked before the first roll it may double (here a resistance roll, ZC-RES-1), then no more
+    cojones = [c for c in chosen if c.rule == "ZC-COJ-1"]
+    assert cojones and cojones[0].text.startswith("double the pool with Cojones: ")
+    assert [s.amount for s in spent if s.resource == "cojones"] == [1]
+    assert any(isinstance(e.ev, E.DiceRolled) and "doubled by Cojones = " in e.ev.purpose for e in entries)
+    _check_entered_log(log, player)

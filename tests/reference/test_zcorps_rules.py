@@ -58,8 +58,12 @@ weapons = [{ name = "pistol", type = "handgun", damage = "3D", magazine = 15 }]
 """
 
 
-def encounter(tmp_path: Path, faces: Sequence[int], rules: str = "") -> tuple[Encounter, list[E.Event]]:
+def encounter(
+    tmp_path: Path, faces: Sequence[int], rules: str = "", human: str = ""
+) -> tuple[Encounter, list[E.Event]]:
     text = SCENARIO.replace('name = "worked example"', f'name = "worked example"\n{rules}')
+    if human:
+        text = text.replace(f'id = "{human}"\n', f'id = "{human}"\npolicy = "human"\n', 1)
     path = tmp_path / "zc.toml"
     path.write_text(text, encoding="utf-8")
     seen: list[E.Event] = []
@@ -269,6 +273,88 @@ def test_zc_res_1_cojones_on_the_resistance_roll(tmp_path: Path) -> None:
     assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
     assert of(seen, E.ThresholdComputed)[0].value == 24
     assert [w.level for w in of(seen, E.WoundMarked)] == [WOUNDED]
+
+
+class Answers:
+    """A person at the table answering by the text of the choice wanted; records each question."""
+
+    def __init__(self, *wanted: str) -> None:
+        self.wanted = list(wanted)
+        self.questions: list[str] = []
+        self.given: list[str] = []
+
+    def choose(self, enc: Encounter, actor: str, choices: Sequence[Any]) -> int:
+        self.questions.append(choices[0].question)
+        texts = [c.text for c in choices]
+        self.given.append(self.wanted.pop(0))
+        return texts.index(self.given[-1])
+
+
+def human_encounter(tmp_path: Path, faces: Sequence[int], answers: Answers) -> tuple[Encounter, list[E.Event]]:
+    """The worked example with Ann played by a person (rules edition 4, the default)."""
+    from fracas.core.decide import attach_chooser
+
+    enc, seen = encounter(tmp_path, faces, rules="", human="ann")
+    attach_chooser(enc, answers)
+    return enc, seen
+
+
+def test_zc_cp_1_a_human_is_asked_after_the_stamina_roll(tmp_path: Path) -> None:
+    """Seed 000: « Chaque fois qu'un joueur effectue un jet de dés, il a la possibilité de dépenser des Points de
+    Personnage [...] avant et après avoir jeté les dés, mais toujours avant que le Meneur de jeu ne détermine le
+    résultat de l'action. » A human Ann sees her stamina roll (4, 4, Joker 4 = 12 vs 15) and buys one CP die (3)."""
+    answers = Answers("spend 1 CP on stamina vs 15 (Incapacitated)")
+    enc, seen = human_encounter(tmp_path, [4, 4, 4, 3], answers)
+    R.wound_effects(enc, "ann", INCAPACITATED)
+    assert answers.questions == [
+        "ann rolled 12 for stamina vs 15 (Incapacitated): needs 15 or more. "
+        "Character Points (5 left): one more die each, at most 3 [ZC-CP-1]"
+    ]
+    (chosen,) = of(seen, E.ActionDeclared)
+    assert (chosen.action, chosen.policy, chosen.rule) == ("roll_choice", "human", "ZC-CP-1")
+    (test,) = of(seen, E.SkillTested)
+    assert (test.total, test.success, test.kept) == (15, True, 4)
+
+
+def test_zc_coj_1_a_human_declines_the_doubling_then_rerolls_a_failed_test(tmp_path: Path) -> None:
+    """Seed 000: « On peut les utiliser de deux façons. C'est le joueur qui décide de cet usage » and « il est
+    impossible de cumuler les deux méthodes ». Asked before the roll (double 3D?), after it (CP? none), and after
+    the failure (reroll?): 1, 1, Joker 2 = 4 vs 8 fails; the reroll 4, 4, Joker 3 = 11 succeeds."""
+    answers = Answers("roll 3D for shot", "no CP on shot", "reroll shot with Cojones")
+    enc, seen = human_encounter(tmp_path, [1, 1, 2, 4, 4, 3], answers)
+    R.skill_test(
+        enc,
+        "ann",
+        skill="firearms",
+        code=DCode(3, 0),
+        pool_mods=[],
+        base=8,
+        modifiers=[],
+        purpose="shot",
+        rule="ZC-ATK-1",
+        stakes=2,  # the stakes a human's plan carries are ignored: she is asked
+    )
+    assert [(t.total, t.success) for t in of(seen, E.SkillTested)] == [(4, False), (11, True)]
+    assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
+    assert [d.text for d in of(seen, E.ActionDeclared)] == answers.given
+    assert (
+        answers.questions[2]
+        == "ann's roll for shot: 4, failed: needs 8 or more (difficulty 8). Cojones (1 left) [ZC-COJ-1]"
+    )
+
+
+def test_zc_res_1_a_human_doubles_the_resistance_pool_with_cojones(tmp_path: Path) -> None:
+    """Seed 000: « 1ere option : Le point dépensé permet de doubler son pool de D lancé »; RULES ZC-RES-1: CP or
+    Cojones on resistance. Ann's 3D + armour 1D+1 = 4D+1 doubled is 8D+2: 1 x 7, Joker 2 + 2 = 11 against 12:
+    1 over, Stunned; no CP question after a doubling (one or the other)."""
+    answers = Answers("double the pool with Cojones: 8D+2 for resistance (4D+1)")
+    enc, seen = human_encounter(tmp_path, [1] * 7 + [2], answers)
+    R.resist(enc, "ann", 12, stakes=0)
+    assert answers.questions == [
+        "ann is about to roll 4D+1 for resistance (4D+1) (against 12 damage). Cojones (1 left) [ZC-COJ-1]"
+    ]
+    assert of(seen, E.ThresholdComputed)[0].value == 11
+    assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
 
 
 # ---------------------------------------------------------------- ZC-COJ-1
