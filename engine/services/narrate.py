@@ -530,6 +530,8 @@ def _condition_set(condition: str, value: Any) -> str | None:
         return f"takes {plural(int(v or 1), 'extra action')} this round"
     if condition == "aiming":
         return f"aims (+{v}D)" if v else "aims"
+    if condition == "busy":
+        return f"is busy for {plural(int(v), 'more round')}" if v else "is busy"
     if condition == "hanging_on":
         return f"hangs on ({v})" if v else "hangs on"
     if condition == "partial_defence":

@@ -84,8 +84,12 @@ class PointZero:
         if not R.as_written(enc):
             yield from self._play_round_edition_1(enc, rnd)
             return
+        for aid, (_, _) in list(R.under_way(enc).items()):  # PZ-ROUND-1: a collapse breaks the task under way
+            if not R.BREAKS_A_TASK.isdisjoint(enc.state.actors[aid].conditions):
+                R.interrupt(enc, aid, "interrupted")
         actors = [aid for aid, a in enc.state.actors.items() if R.may_act(enc, a)]
         specs = enc.actor_specs
+        busy = R.under_way(enc)
         # PZ-INIT-1: every actor rolls (whether it only moves is known once it has declared)
         inits = {aid: R.roll_initiative(enc, aid, True) for aid in actors}
         order = R.resolution_order(enc, inits)
@@ -94,6 +98,13 @@ class PointZero:
         policies = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")
         moved_only = False
         for aid in reversed(order):  # PZ-INIT-3: ascending order, each seeing the slower ones' declarations
+            if aid in busy:  # PZ-ROUND-1: « ne peut rien faire d'autre »: the task goes on, nobody is asked
+                plan, rounds = busy[aid]
+                plans[aid] = plan
+                this = rounds - enc.state.actors[aid].conditions.get(R.BUSY, 0) + 1
+                text = f"keeps at it: {plan.text(enc)} (round {this} of {rounds})"
+                enc.emit(E.ActionDeclared(actor=aid, action="continue", text=text, target=plan.target, rule="PZ-ROUND-1"))
+                continue
             plan = plans[aid] = policies[specs[aid].policy](enc, aid)
             self._declare(enc, aid, plan)
             if not plan.acts():  # PZ-INIT-2: a move-only round resolves at DEP
@@ -183,6 +194,8 @@ class PointZero:
                 return
             self._perform(enc, aid, plan)
             enc.flush()
+            if aid in R.under_way(enc):  # PZ-ROUND-1: busy with a longer action: no free move after it
+                return
         else:
             rule = "PZ-MOVE-3"
         exit_cell = None
@@ -203,6 +216,17 @@ class PointZero:
         enc.flush()
 
     def _perform(self, enc: Encounter, aid: str, plan: Plan) -> None:
+        if aid in R.under_way(enc):  # PZ-ROUND-1: one more Tour of a longer action
+            if not R.BREAKS_A_TASK.isdisjoint(enc.state.actors[aid].conditions):
+                R.interrupt(enc, aid, "interrupted")
+                return
+            if not R.go_on_with(enc, aid):
+                return
+        else:
+            rounds = R.action_rounds(enc, aid, plan.kind, plan.weapon)
+            if rounds > 1:
+                R.start_long_action(enc, aid, plan, rounds)
+                return
         if plan.kind == "attack" and plan.target is not None:
             surpass: int | None = min(plan.surpass, enc.rules.surpass_max)
             if enc.actor_specs[aid].policy in tactics.COMPETENT and enc.rules.edition >= tactics.COMPETENT_EDITION:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+import msgspec
 from fracas.core import events as E
 from fracas.core.battlefield import STANDS_IN, Cover
 from fracas.core.encounter import PRIORITY_ROUND, TICKS_PER_SECOND, At, Encounter, tie_broken_order
@@ -637,6 +638,71 @@ def update_conditions(enc: Encounter, actor: str) -> None:
 
 #: PZ-MON-5: each condition and the worst level from which it holds, in the order they are set.
 LEVEL_CONDITIONS = (("impaired", 1), ("incapacitated", 2), ("unconscious", 3))
+
+
+# ------------------------------------------------------ actions over several Tours
+
+#: PZ-ROUND-1: the condition of an actor whose action spans Tours; its value is the Tours still to come
+BUSY = "busy"
+#: the encounter scratch key of the actions under way: actor -> (the plan, its Tours in all)
+UNDER_WAY = "pz_under_way"
+
+
+def action_rounds(enc: Encounter, actor: str, kind: str, weapon: str | None) -> int:
+    """PZ-ROUND-1: how many Tours an action takes: a reload its weapon's ``reload_rounds``; anything else one."""
+    if kind == "reload" and as_written(enc):  # editions 1 and 2: every action fits in one Tour
+        return weapon_of(enc, actor, weapon).reload_rounds
+    return 1
+
+
+def under_way(enc: Encounter) -> dict[str, tuple[Any, int]]:
+    """PZ-ROUND-1: the actions that span Tours, still under way (actor -> (plan, Tours in all))."""
+    table: dict[str, tuple[Any, int]] = enc.scratch.setdefault(UNDER_WAY, {})
+    return table
+
+
+def start_long_action(enc: Encounter, actor: str, plan: Any, rounds: int) -> None:
+    """PZ-ROUND-1: the first Tour of an action of ``rounds`` Tours: the actor is busy for the others (no move
+    after it either)."""
+    task = msgspec.structs.replace(plan, before=[], after=[])
+    under_way(enc)[actor] = (task, rounds)
+    what = task.text(enc)
+    enc.emit(
+        E.Noted(
+            actor=actor,
+            text=f"starts to {what}: {rounds} rounds, done in round {enc.round + rounds - 1}; nothing else until then",
+            rule="PZ-ROUND-1",
+        )
+    )
+    enc.emit(E.ConditionSet(actor=actor, condition=BUSY, value=rounds - 1, rule="PZ-ROUND-1"))
+
+
+def go_on_with(enc: Encounter, actor: str) -> bool:
+    """PZ-ROUND-1: one more Tour of the action under way; True when this Tour completes it."""
+    left = enc.state.actors[actor].conditions.get(BUSY, 0)
+    if left > 1:
+        enc.emit(E.ConditionSet(actor=actor, condition=BUSY, value=left - 1, rule="PZ-ROUND-1"))
+        return False
+    enc.emit(E.ConditionCleared(actor=actor, condition=BUSY, rule="PZ-ROUND-1"))
+    under_way(enc).pop(actor, None)
+    return True
+
+
+def interrupt(enc: Encounter, actor: str, why: str) -> None:
+    """PZ-ROUND-1: the action under way is lost (its actor collapsed, passed out, left)."""
+    plan, rounds = under_way(enc).pop(actor)
+    left = enc.state.actors[actor].conditions.get(BUSY, 0)
+    enc.emit(E.ConditionCleared(actor=actor, condition=BUSY, rule="PZ-ROUND-1"))
+    done = rounds - left
+    enc.emit(
+        E.ActionLost(
+            actor=actor, reason=f"{plan.text(enc)} {why} after {done} of {rounds} rounds", rule="PZ-ROUND-1"
+        )
+    )
+
+
+#: PZ-ROUND-1 / PZ-MON-5: what breaks the concentration a longer action needs
+BREAKS_A_TASK = frozenset({"incapacitated", *CANNOT_ACT})
 
 
 # ------------------------------------------------------------- other actions

@@ -87,6 +87,8 @@ class Weapon(Spec, frozen=True, kw_only=True):
     bands: Bands = Bands()
     ammo: Positive | None = None
     reloads: Count = 0
+    #: PZ-ROUND-1: Tours a reload takes (a revolver loaded round by round: more than 1); the seed gives none
+    reload_rounds: Annotated[int, msgspec.Meta(ge=1, le=100)] = 1
 
 
 class Actor(ActorBase, frozen=True, kw_only=True):

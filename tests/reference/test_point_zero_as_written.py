@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_fight
+from conftest import encounter_for, run_fight
 from fracas.core import events as E
 from fracas.core.encounter import TICKS_PER_SECOND, Encounter
 from fracas.systems.point_zero import SYSTEM
@@ -265,6 +265,80 @@ def test_pz_move_1_aiming_stands_still_no_free_move(tmp_path: Path) -> None:
     plan = P.scripted(enc, "ann")
     assert (plan.kind, plan.before, plan.after) == ("aim", [], [])
     assert [n.rule for n in of(seen, E.Noted)] == ["PZ-MOVE-1"]
+
+
+RELOAD = '[{ action = "reload", weapon = "pistol", before = [5, 7] }]'
+
+
+def slow_reload(tmp_path: Path, rounds: int = 3, **kw: object) -> Path:
+    """The duel with Ann's pistol loaded round by round: a reload of ``rounds`` Tours (`reload_rounds`)."""
+    path = duel(tmp_path, apolicy="scripted", ascript=RELOAD, bpolicy="scripted", bscript=HOLD, **kw)
+    text = path.read_text()
+    path.write_text(text.replace("ammo = 12, reloads = 1 }", f"ammo = 12, reloads = 1, reload_rounds = {rounds} }}"))
+    return path
+
+
+def test_pz_round_1_a_longer_action_spans_rounds_doing_nothing_else(tmp_path: Path) -> None:
+    """Seed 003: « Les actions de durées plus longues s'étendent simplement sur plusieurs Tours durant lesquels le
+    personnage, concentré sur sa tâche, ne peut rien faire d'autre. »
+
+    Ann's pistol takes 3 Tours to reload (`reload_rounds = 3`): she starts in round 1 (after her free move), keeps
+    at it in round 2 without moving or being asked, and the pistol is loaded at her count in round 3."""
+    fight = run_fight(slow_reload(tmp_path, limit=4), tmp_path)
+    ann = [(e.round, e.ev) for e in fight.entries if getattr(e.ev, "actor", None) == "ann"]
+    declared = [(rnd, ev.action, ev.text, ev.policy, ev.rule) for rnd, ev in ann if isinstance(ev, E.ActionDeclared)]
+    assert declared == [
+        (1, "reload", "move 2 m to (5, 7), reload pistol", "scripted", "PZ-INIT-3"),
+        (2, "continue", "keeps at it: reload pistol (round 2 of 3)", "", "PZ-ROUND-1"),
+        (3, "continue", "keeps at it: reload pistol (round 3 of 3)", "", "PZ-ROUND-1"),
+        (4, "hold", "hold", "scripted", "PZ-INIT-3"),
+    ]
+    assert [rnd for rnd, ev in ann if isinstance(ev, E.Reloaded)] == [3]
+    assert {rnd for rnd, ev in ann if isinstance(ev, E.Moved)} == {1}  # the free move of round 1 only
+    busy = [(rnd, type(ev).__name__, getattr(ev, "value", None)) for rnd, ev in ann if "busy" in str(ev)]
+    assert busy == [(1, "ConditionSet", 2), (2, "ConditionSet", 1), (3, "ConditionCleared", None)]
+    from fracas.services.verify import verify_log
+
+    assert verify_log(fight.result.log).ok
+
+
+def test_pz_round_1_a_longer_action_is_interrupted_when_its_actor_collapses(tmp_path: Path) -> None:
+    """Seed 003: « concentré sur sa tâche »: an actor who collapses (« s'effondre au sol incapacité », PZ-MON-5)
+    or passes out loses the task under way; nothing is loaded, and next round she declares afresh."""
+    enc = encounter_for(slow_reload(tmp_path, limit=4), [3] * 40)
+    play_one_round(enc)
+    assert enc.state.actors["ann"].conditions.get("busy") == 2
+    wound(enc, "ann", 2)  # Critique: « s'effondre au sol incapacité »
+    seen = recording(enc)
+    enc.round = 2
+    enc.env.process(SYSTEM.play_round(enc, 2))
+    enc.env.run()
+    (lost,) = [e for e in of(seen, E.ActionLost) if e.actor == "ann"]
+    assert (lost.rule, lost.reason) == ("PZ-ROUND-1", "reload pistol interrupted after 1 of 3 rounds")
+    assert "busy" not in enc.state.actors["ann"].conditions and not of(seen, E.Reloaded)
+    ann = [d for d in of(seen, E.ActionDeclared) if d.actor == "ann"]
+    assert [d.action for d in ann] == ["hold"]  # her script's round 2: she may act again (PZ-MON-5)
+
+
+def test_pz_round_1_a_collapse_between_the_declaration_and_the_count_breaks_the_task(tmp_path: Path) -> None:
+    """Seed 003: « concentré sur sa tâche »: shot down to Critique in round 2 before her count, Ann loses it there."""
+    enc = encounter_for(slow_reload(tmp_path, limit=4), [3] * 40)
+    play_one_round(enc)
+    task, rounds = R.under_way(enc)["ann"]
+    wound(enc, "ann", 2)
+    seen = recording(enc)
+    SYSTEM._perform(enc, "ann", task)  # her count in round 2
+    assert [(e.rule, e.reason) for e in of(seen, E.ActionLost)] == [
+        ("PZ-ROUND-1", "reload pistol interrupted after 1 of 3 rounds")
+    ]
+    assert not of(seen, E.Reloaded) and "ann" not in R.under_way(enc)
+
+
+def test_pz_round_1_a_one_round_reload_is_as_before(tmp_path: Path) -> None:
+    """The default `reload_rounds = 1`: the reload is the round's action, done at the count (no `busy`)."""
+    fight = run_fight(slow_reload(tmp_path, rounds=1, limit=2), tmp_path)
+    assert [e.round for e in fight.entries if isinstance(e.ev, E.Reloaded)] == [1]
+    assert not [e for e in fight.entries if "busy" in str(e.ev)]
 
 
 # --------------------------------------------------------------------- small
