@@ -103,7 +103,9 @@ class PointZero:
                 plans[aid] = plan
                 this = rounds - enc.state.actors[aid].conditions.get(R.BUSY, 0) + 1
                 text = f"keeps at it: {plan.text(enc)} (round {this} of {rounds})"
-                enc.emit(E.ActionDeclared(actor=aid, action="continue", text=text, target=plan.target, rule="PZ-ROUND-1"))
+                enc.emit(
+                    E.ActionDeclared(actor=aid, action="continue", text=text, target=plan.target, rule="PZ-ROUND-1")
+                )
                 continue
             plan = plans[aid] = policies[specs[aid].policy](enc, aid)
             self._declare(enc, aid, plan)

@@ -695,9 +695,7 @@ def interrupt(enc: Encounter, actor: str, why: str) -> None:
     enc.emit(E.ConditionCleared(actor=actor, condition=BUSY, rule="PZ-ROUND-1"))
     done = rounds - left
     enc.emit(
-        E.ActionLost(
-            actor=actor, reason=f"{plan.text(enc)} {why} after {done} of {rounds} rounds", rule="PZ-ROUND-1"
-        )
+        E.ActionLost(actor=actor, reason=f"{plan.text(enc)} {why} after {done} of {rounds} rounds", rule="PZ-ROUND-1")
     )
 
 

@@ -1391,7 +1391,8 @@ def resist_asked(enc: Encounter, target: str, total: int) -> None:
     twice = DCode.of(2 * code.dice, 2 * code.pips)
     if code.dice > 0 and offer_cojones_double(enc, target, purpose, str(code), str(twice), f"against {total} damage"):
         spend_cojones()
-        code, purpose, doubled = twice, f"{purpose} doubled by Cojones = {twice}", True
+        # the purpose ends with the code rolled, as every Z-Corps roll's does (the narration reads it)
+        code, purpose, doubled = twice, f"{purpose.rsplit(' (', 1)[0]} doubled by Cojones ({twice})", True
     roll = roll_code(enc, target, code, purpose=purpose, rule="ZC-RES-1")
 
     def stands(resistance: int) -> str:

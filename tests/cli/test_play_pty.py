@@ -187,5 +187,7 @@ def test_zcorps_character_points_and_cojones_are_offered_roll_by_roll(tmp_path: 
     cojones = [c for c in chosen if c.rule == "ZC-COJ-1"]
     assert cojones and cojones[0].text.startswith("double the pool with Cojones: ")
     assert [s.amount for s in spent if s.resource == "cojones"] == [1]
-    assert any(isinstance(e.ev, E.DiceRolled) and "doubled by Cojones = " in e.ev.purpose for e in entries)
+    assert any(isinstance(e.ev, E.DiceRolled) and "doubled by Cojones (" in e.ev.purpose for e in entries)
+    # the doubled roll and its Joker read as one line
+    assert re.search(r"Reyes rolls 8D\+2 for resistance doubled by Cojones: [^\n]*, Joker \d", screen)
     _check_entered_log(log, player)

@@ -324,7 +324,7 @@ def test_pz_round_1_a_collapse_between_the_declaration_and_the_count_breaks_the_
     """Seed 003: « concentré sur sa tâche »: shot down to Critique in round 2 before her count, Ann loses it there."""
     enc = encounter_for(slow_reload(tmp_path, limit=4), [3] * 40)
     play_one_round(enc)
-    task, rounds = R.under_way(enc)["ann"]
+    task, _ = R.under_way(enc)["ann"]
     wound(enc, "ann", 2)
     seen = recording(enc)
     SYSTEM._perform(enc, "ann", task)  # her count in round 2
