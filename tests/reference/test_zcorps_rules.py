@@ -422,6 +422,7 @@ def test_zc_coj_1_the_audit_reads_the_doubled_pool_of_either_edition() -> None:
 
 
 def test_zc_coj_1_cojones_reroll_a_failed_test_and_the_new_roll_counts(tmp_path: Path) -> None:
+    """Seed 000: « 2ème option : Le point dépensé permet de relancer un Test échoué. »"""
     # odds of 3D vs 8 are above one half: no doubling; the failed roll is rerolled.
     enc, seen = encounter(tmp_path, [1, 1, 2, 4, 4, 3])
     enc.emit(E.ResourceSpent(actor="ann", resource="cp", amount=5, left=0, rule="ZC-CP-1"))  # no CP left
