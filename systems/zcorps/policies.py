@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from fracas.core.encounter import Encounter
 from fracas.core.state import DISABLING, ActorState
+from fracas.systems.zcorps import tactics
 from fracas.systems.zcorps.human import human, human_defence
 from fracas.systems.zcorps.odds import success_probability
 from fracas.systems.zcorps.resolution import (
@@ -313,11 +314,52 @@ def survivor(enc: Encounter, actor: str, *, advance: bool) -> Plan:
     return Plan(kind="hold")
 
 
+def competent(enc: Encounter, actor: str, style: tactics.Style) -> Plan:
+    """Rules edition 5: the best option by expected value with the exact odds (systems/zcorps/tactics.py)."""
+    a = enc.state.actors[actor]
+    if "grabbed" in a.conditions:
+        return Plan(kind="escape", targets=[actor_at(enc, a.conditions["grabbed"])], stakes=2)
+    if "prone" in a.conditions:
+        return Plan(kind="stand")
+    o = tactics.choose(enc, actor, style)
+    targets = list(o.targets)
+    if o.kind in ("shoot", "strike", "manoeuvre"):
+        crowd = enc.crowd
+        adjacent = len(crowd.within(a.x, a.y, crowd.other_sides(a.side), 1))
+        stakes = tactics.stakes(enc, actor, o)
+        if o.kind == "shoot":
+            return Plan(
+                kind="shoot",
+                targets=targets,
+                weapon=o.weapon,
+                mode=o.mode,
+                called=o.called,
+                partial=bool(adjacent),
+                stakes=stakes,
+            )
+        if o.kind == "strike":
+            return Plan(kind="strike", weapon=o.weapon, targets=targets, partial=adjacent == 1, stakes=stakes)
+        return Plan(kind="manoeuvre", manoeuvre=o.manoeuvre, targets=targets, stakes=max(stakes, 1))
+    if o.kind == "move":
+        return Plan(kind="move", targets=targets, path=list(o.path))
+    if o.kind == "reload":
+        return Plan(kind="reload", weapon=o.weapon)
+    if o.kind == "aim":
+        return Plan(kind="aim", targets=targets)
+    return Plan(kind="hold")
+
+
 def aggressive(enc: Encounter, actor: str) -> Plan:
+    """Closes in and shoots; from rules edition 5 the competent core with little weight on the harm foes can do."""
+    if rules(enc).edition >= tactics.COMPETENT_EDITION:
+        return competent(enc, actor, tactics.AGGRESSIVE)
     return survivor(enc, actor, advance=True)
 
 
 def cautious(enc: Encounter, actor: str) -> Plan:
+    """Holds its ground; from rules edition 5 the competent core weighing the harm foes can do (cover first)."""
+    if rules(enc).edition >= tactics.COMPETENT_EDITION:
+        return competent(enc, actor, tactics.CAUTIOUS)
     return survivor(enc, actor, advance=False)
 
 
@@ -409,6 +451,8 @@ def wants_extra_action(enc: Encounter, actor: str) -> int:
     a = enc.state.actors[actor]
     if weapon is None or need is not None or a.ammo.get(weapon.name, 0) < 4 or worst_level(a) >= INCAPACITATED:
         return 0
+    if rules(enc).edition >= tactics.COMPETENT_EDITION:
+        return 1 if tactics.extra_action_worth(enc, actor) else 0
     if t.codes["firearms"].dice < 4:
         return 0
     # three foes within short range (len(near(...)) >= 3), asked of the crowd index

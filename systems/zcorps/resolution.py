@@ -519,6 +519,20 @@ def spend_cp(enc: Encounter, actor: str, roll: PoolRoll, n: int, *, purpose: str
         at += len(chain)
 
 
+#: ZC-COJ-1 (policy, rules edition 5): Cojones only when they add at least this much to the odds of the test.
+COJONES_WORTH = 0.10
+
+
+def cojones_doubling_worth(rolled: DCode, vs: int, plain_odds: float) -> bool:
+    """ZC-COJ-1 (policy, edition 5): double the pool only when that adds 10 points of odds or more, and more
+    than keeping the Cojones for a reroll of a failed roll would (which adds (1 - p) x p)."""
+    if rolled.dice <= 0:
+        return False
+    twice = float(success_probability(DCode.of(2 * rolled.dice, 2 * rolled.pips), vs))
+    gain = twice - plain_odds
+    return gain >= COJONES_WORTH and gain >= (1 - plain_odds) * plain_odds
+
+
 def cp_wanted(enc: Encounter, actor: str, shortfall: int, stakes: int) -> int:
     """ZC-CP-1 (policy): with stakes, buy CP when short by at most 3 per die; none otherwise."""
     left = enc.state.actors[actor].resources.get("cp", 0)
@@ -567,7 +581,8 @@ def skill_test(
     aiming). Cojones (policy: critical stakes only): double the pool rolled
     (after its modifiers; edition 1: the sheet's code) before the roll when
     the exact odds are below one half, else reroll a failed
-    test; never with CP (ZC-COJ-1). CP: see :func:`cp_wanted`.
+    test; never with CP (ZC-COJ-1); from edition 5 only for 10 points of odds
+    (:func:`cojones_doubling_worth`, :data:`COJONES_WORTH`). CP: see :func:`cp_wanted`.
     """
     r = rules(enc)
     mods = list(modifiers)
@@ -591,11 +606,13 @@ def skill_test(
     human = asks_human(enc, actor)
     if human:
         stakes = 0  # ZC-CP-1 / ZC-COJ-1: the human is asked at the roll instead (below)
+    plain_odds = float(success_probability(DCode(max(rolled.dice, 0), rolled.pips), difficulty - bonus))
     if (
         stakes >= 2
         and a.resources.get("cojones", 0) > 0
         and (rolled.dice > 0 or not as_written)  # nothing rolled: doubling nothing helps nothing
-        and float(success_probability(DCode(max(rolled.dice, 0), rolled.pips), difficulty - bonus)) < 0.5
+        and plain_odds < 0.5
+        and (r.edition < 5 or cojones_doubling_worth(rolled, difficulty - bonus, plain_odds))
     ):
         enc.emit(
             E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=a.resources["cojones"] - 1, rule="ZC-COJ-1")
@@ -666,6 +683,8 @@ def skill_test(
                 enc.emit(E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=left - 1, rule="ZC-COJ-1"))
                 continue
         if success or attempt or doubled or spent_cp or stakes < 2 or a.resources.get("cojones", 0) <= 0:
+            return ev, roll
+        if r.edition >= 5 and plain_odds < COJONES_WORTH:  # ZC-COJ-1 (policy): a reroll adding under 10 points
             return ev, roll
         enc.emit(
             E.ResourceSpent(actor=actor, resource="cojones", amount=1, left=a.resources["cojones"] - 1, rule="ZC-COJ-1")

@@ -19,7 +19,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.scenario import load_scenario
 from fracas.core.system import get_system
 from fracas.systems.zcorps import resolution as R
-from fracas.systems.zcorps.odds import DCode
+from fracas.systems.zcorps.odds import DCode, success_probability
 from fracas.systems.zcorps.rules import INCAPACITATED, RULE_IDS, WOUNDED, WOUNDS
 
 SCENARIO = """
@@ -361,8 +361,8 @@ def test_zc_res_1_a_human_doubles_the_resistance_pool_with_cojones(tmp_path: Pat
 
 
 def test_zc_coj_1_cojones_turn_3d_plus_2_into_6d_plus_4_with_one_joker(tmp_path: Path) -> None:
-    # 6D+4 normalises to 7D+1 (ZC-DICE-1): six plain dice and one Joker.
-    enc, seen = encounter(tmp_path, [1, 1, 1, 1, 1, 1, 2])
+    # 6D+4 normalises to 7D+1 (ZC-DICE-1): six plain dice and one Joker. Edition 4: doubled whatever it adds.
+    enc, seen = encounter(tmp_path, [1, 1, 1, 1, 1, 1, 2], rules="[rules]\nedition = 4")
     ev, roll = R.skill_test(
         enc,
         "ann",
@@ -386,9 +386,10 @@ def test_zc_coj_1_cojones_turn_3d_plus_2_into_6d_plus_4_with_one_joker(tmp_path:
 def test_zc_coj_1_cojones_double_the_pool_actually_rolled_after_penalties(tmp_path: Path) -> None:
     """Seed 000: « Le point dépensé permet de doubler son pool de D lancé (y compris les tiers). »
 
-    The pool rolled by a 4D+1 at -3D (wounds, extra actions) is 1D+1: doubled, 2D+2, not 5D+2.
+    The pool rolled by a 4D+1 at -3D (wounds, extra actions) is 1D+1: doubled, 2D+2, not 5D+2 (edition 4, which
+    doubles whatever it adds; edition 5 would not spend Cojones on these odds, see below).
     """
-    enc, seen = encounter(tmp_path, [3, 4])
+    enc, seen = encounter(tmp_path, [3, 4], rules="[rules]\nedition = 4")
     ev, roll = R.skill_test(
         enc,
         "ann",
@@ -405,6 +406,38 @@ def test_zc_coj_1_cojones_double_the_pool_actually_rolled_after_penalties(tmp_pa
     assert ev.skill == "firearms 4D+1 -3D incapacitated doubled by Cojones = 2D+2"
     assert ev.total == 3 + 4 + 2
     assert [(s.resource, s.left) for s in of(seen, E.ResourceSpent)] == [("cojones", 0)]
+
+
+@pytest.mark.parametrize(
+    ("code", "vs", "doubles"),
+    [
+        (DCode(3, 2), 40, False),  # 7D+1 vs 40: from 0.02 % to 1.4 %, under 10 points
+        (DCode(1, 1), 20, False),  # 2D+2 vs 20: from 0.5 % to 2.0 %
+        (DCode(3, 0), 16, True),  # 6D vs 16: from 12.5 % to 81.6 %
+        (DCode(2, 0), 12, True),  # 4D vs 12: from 12.0 % to 68.8 %
+    ],
+)
+def test_zc_coj_1_edition_5_doubles_only_for_10_points_of_odds(
+    tmp_path: Path, code: DCode, vs: int, doubles: bool
+) -> None:
+    """Policy (edition 5, docs/rules-notes.md): Cojones double a critical roll only when that adds 10 points or more
+    (and more than a reroll of a failure would); a failed roll is rerolled only at 10 % odds or better."""
+    plain = float(success_probability(code, vs))
+    twice = float(success_probability(DCode.of(2 * code.dice, 2 * code.pips), vs))
+    assert (twice - plain >= 0.10) == doubles
+    assert R.cojones_doubling_worth(code, vs, plain) == doubles
+    enc, seen = encounter(tmp_path, [1] * 40)
+    ev, _ = R.skill_test(
+        enc, "ann", skill="firearms", code=code, pool_mods=[], base=vs, modifiers=[], purpose="shot",
+        rule="ZC-ATK-1", stakes=2,
+    )  # fmt: skip
+    spent = [s.resource for s in of(seen, E.ResourceSpent)]
+    if doubles:
+        assert "doubled by Cojones" in ev.skill and spent == ["cojones"]
+    else:
+        # all ones fail: a reroll only when the plain odds reach 10 points
+        assert "doubled" not in ev.skill
+        assert ("cojones" in spent) == (plain >= 0.10)
 
 
 def test_zc_coj_1_the_audit_reads_the_doubled_pool_of_either_edition() -> None:

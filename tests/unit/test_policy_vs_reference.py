@@ -36,7 +36,7 @@ from fracas.systems.point_zero.sheet import MELEE_SKILLS
 from fracas.systems.zcorps import resolution as ZR
 from fracas.systems.zcorps.odds import success_probability
 from fracas.systems.zcorps.resolution import Plan as ZCPlan
-from fracas.systems.zcorps.sheet import ranges_of
+from fracas.systems.zcorps.sheet import parse_damage, ranges_of
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = "reference"
@@ -106,6 +106,35 @@ def pz_reference(enc: Encounter, actor: str) -> PZPlan:
 # ---------------------------------------------------------------- Z-Corps
 
 
+def _zc_odds(enc: Encounter, actor: str, gun: Any, f: Any, mode: str, aim: int) -> float:
+    """The exact odds of a shot at ``f`` (ZC-ATK-1): range, light and cover dice, the mode's difficulty dice,
+    the wound and multi-action penalties, aiming; every rolled die averaged over exactly."""
+    r = ZR.rules(enc)
+    a = enc.state.actors[actor]
+    band = ZR.range_band(enc, gun, ZR.distance((a.x, a.y), (f.x, f.y)))
+    if band is None:
+        return 0.0
+    zone = ZR.cover_at(enc, (f.x, f.y))
+    light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+    cover = ZR.cover_against(enc, a, f)
+    up = (r.poor_light_dice if light in ZR.POOR_LIGHT else 0) + (r.cover_dice.get(cover.level, 0) if cover else 0)
+    mode_dice = r.firing_modes[mode][0] * (r.semi_auto_max_rounds - 1 if mode == "semi" else 1)
+    dice = [1] * up + [-1] * -mode_dice
+    sums: dict[int, float] = {0: 1.0}
+    for sign in dice:
+        step: dict[int, float] = {}
+        for t, p in sums.items():
+            for face in range(1, 7):
+                step[t + sign * face] = step.get(t + sign * face, 0.0) + p / 6
+        sums = step
+    pool = sum(d for _, d, _ in ZR.wound_penalty(enc, actor)) - a.conditions.get("extra_actions", 0) + aim
+    code = ZR.with_dice(ZR.trait(enc, actor, "firearms"), pool)
+    if code.dice <= 0:
+        return 0.0
+    base = r.passive_defence + r.range_modifiers[band]
+    return sum(p * float(success_probability(code, max(r.min_difficulty, base + v))) for v, p in sums.items())
+
+
 def zc_reference(enc: Encounter, actor: str) -> ZCPlan:
     a = enc.state.actors[actor]
     foes = [f for f in enc.state.actors.values() if f.side != a.side and f.can_act()]
@@ -115,24 +144,33 @@ def zc_reference(enc: Encounter, actor: str) -> ZCPlan:
     gun = guns[0]
     if a.ammo.get(gun.name, 0) <= 0:
         return ZCPlan(kind="reload", weapon=gun.name) if a.spare.get(gun.name, 0) else ZCPlan(kind="hold")
+    # the best odds times the damage dice of the mode (the mode's extra dice count), over each foe and mode
     r = ZR.rules(enc)
-    code = ZR.trait(enc, actor, "firearms")
-    best: tuple[float, str | None] = (0.0, None)
+    aimed = a.conditions.get("aim_target")
+    best: tuple[float, float, str | None, str] = (0.0, 0.0, None, "single")
     for f in foes:
-        d = ZR.distance((a.x, a.y), (f.x, f.y))
-        band = ZR.range_band(enc, gun, d)
-        if band is None:
-            continue
-        p = float(success_probability(code, r.passive_defence + r.range_modifiers[band]))
-        if p > best[0]:
-            best = (p, f.id)
-    if best[1] is None:
+        aim = a.conditions.get("aiming", 0) if aimed == ZR.index_of(enc, f.id) else 0
+        for mode in ("single", "semi", "burst", "single_auto"):
+            if ZR.mode_legal(enc, actor, gun, mode, 1) is not None or mode not in r.firing_modes:
+                continue
+            p = _zc_odds(enc, actor, gun, f, mode, aim)
+            extra = r.firing_modes[mode][1] * (r.semi_auto_max_rounds - 1 if mode == "semi" else 1)
+            value = p * (parse_damage(gun.damage, ZR.trait(enc, actor, "puissance")).dice + extra)
+            if value > best[0]:
+                best = (value, p, f.id, mode)
+    if best[2] is None:
         nearest = min(foes, key=lambda f: (ZR.distance((a.x, a.y), (f.x, f.y)), f.id))
         path = ZR.path_toward(
             (a.x, a.y), (nearest.x, nearest.y), min(ZR.sheet(enc, actor).move, 10), stop=ranges_of(gun)[2]
         )
         return ZCPlan(kind="move", targets=[nearest.id], path=path)
-    return ZCPlan(kind="shoot", targets=[best[1]], weapon=gun.name, mode="single")
+    # aim when the die adds 15 points to a shot under one half
+    target = enc.state.actors[best[2]]
+    if best[1] < 0.5 and a.conditions.get("aiming", 0) < r.aim_max_dice:
+        aim = a.conditions.get("aiming", 0) if aimed == ZR.index_of(enc, best[2]) else 0
+        if _zc_odds(enc, actor, gun, target, best[3], aim + 1) - best[1] >= 0.15:
+            return ZCPlan(kind="aim", targets=[best[2]])
+    return ZCPlan(kind="shoot", targets=[best[2]], weapon=gun.name, mode=best[3])
 
 
 # ------------------------------------------------------------------- runs

@@ -1,0 +1,891 @@
+"""Z-Corps tactics: competent decisions by expected value with the exact odds (issue 16, rules edition 5).
+
+The ``aggressive`` and ``cautious`` survivors are two :class:`Style` values over
+one competent core. Each option of an action is scored as
+
+    value = P(hit) x expected harm given a hit - ammunition spent
+            - threat weight x the harm the foes can do to the actor where it ends
+
+with the exact odds of :mod:`fracas.systems.zcorps.odds` and every die the
+resolution will roll (ZC-ATK-1 .. ZC-FIRE-2): the attack pool after wounds,
+extra actions, suppression, aiming and a partial defence; the difficulty's
+base (a partial defence above 10 replaces it), the range band from the firing
+cell (the machine-gun line), the cover from the line of fire and the light at
+the target (rolled dice, or fixed), the firing mode's dice, a called head
+shot's die, and the floor of 3 (ZC-DIFF-1). The harm of a hit is exact too:
+the margin (as rolled, given the hit) and the damage code with the mode's dice
+(never below 1D) against the target's resistance roll, read on the wound
+ladder (ZC-WOUND-1), a hit at or below the target's level raising it one
+(so a wounded foe is worth more: focus fire). The options:
+
+- shoot from here with each firearm that has rounds, each legal mode, at the
+  foes in sight within long range, at the body or the head (a head shot only
+  at the style's odds or better, counted with every die);
+- move (a whole action, ZC-MOVE-1) into cover or toward a foe, worth a share
+  of the shot it gives next (more when the actor still has an action this round);
+- aim (ZC-AIM-1), reload (ZC-FIRE-1), strike or push at arm's reach, hold.
+
+No attack at 0 % odds is taken; an extra action (ZC-MULTI-1) only when the
+extra shot at -1D is worth more than the die lost on every shot. Policies are
+deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+from fracas.core.encounter import Encounter
+from fracas.core.state import ActorState
+from fracas.systems.zcorps import resolution as R
+from fracas.systems.zcorps.odds import DCode, roll_distribution, success_probability
+from fracas.systems.zcorps.rules import DEAD, INCAPACITATED, MORTALLY, SEVERELY, STUNNED, WOUNDED
+from fracas.systems.zcorps.sheet import Weapon, burst_size, parse_damage, ranges_of
+
+Cell = tuple[int, int]
+
+#: The rules edition from which ``aggressive`` and ``cautious`` play by this module (docs/rules-notes.md).
+COMPETENT_EDITION = 5
+#: The share of the next action's value counted for an action that only prepares it (aim, reload, move).
+NEXT_ROUND = 0.6
+#: The same when the actor still has an action this round after this one (move, then shoot).
+NEXT_ACTION = 0.9
+#: How many foes at most a decision weighs (the nearest ones in sight, then the most hurt): the index, not a scan.
+MAX_TARGETS = 8
+#: A later shot (after a move, an aim, a reload) is estimated on this many of the nearest foes.
+QUICK_TARGETS = 3
+#: How many cells within a move a decision weighs as cover (the nearest by walk).
+MAX_COVER_CELLS = 6
+#: How far the threat of the foes is looked for (metres), and how many foes count.
+THREAT_RADIUS = 40
+MAX_THREATS = 8
+#: How many rounds the harm the foes can do at a cell is counted for: where an actor ends, it stays a while.
+THREAT_ROUNDS = 2.0
+#: The worth of one round of ammunition when the rounds left are fewer than the foes would take (a share of a
+#: later shot's worth); less when they are plenty. Each foe still able to act is reckoned to take ROUNDS_PER_FOE.
+ROUND_WORTH = 0.15
+ROUNDS_PER_FOE = 4
+#: ZC-COJ-1 / ZC-CP-1 (policy): an effort is made only when it adds at least this much to the odds.
+EFFORT_WORTH = 0.10
+
+
+@dataclass(frozen=True)
+class Style:
+    """What a style values on top of competence."""
+
+    name: str
+    #: how much the harm the foes can do at the end cell counts against an option
+    threat_weight: float
+    #: whether it closes in on foes out of its range (a cautious survivor holds its ground or takes cover)
+    advances: bool
+    #: a called head shot only at these exact odds or better (ZC-AIM-1)
+    head_min_odds: float
+
+
+AGGRESSIVE = Style(name="aggressive", threat_weight=0.35, advances=True, head_min_odds=0.30)
+CAUTIOUS = Style(name="cautious", threat_weight=1.0, advances=False, head_min_odds=0.45)
+STYLES = {"aggressive": AGGRESSIVE, "cautious": CAUTIOUS}
+
+
+# ----------------------------------------------------------------- exact odds
+
+
+@lru_cache(maxsize=16384)
+def p_at_least(code: DCode, vs: int) -> float:
+    """P(a roll of ``code`` totals at least ``vs``) as a float; 0 for a pool of no dice (ZC-DICE-1)."""
+    if code.dice <= 0:
+        return 0.0
+    return float(success_probability(code, vs))
+
+
+#: A roll's distribution is read until less than this is left above (a decision needs no more; the odds stay exact).
+PMF_TAIL = 1e-9
+
+
+@lru_cache(maxsize=4096)
+def _roll_pmf(code: DCode) -> tuple[tuple[int, float], ...]:
+    """A roll's total and its probability (ZC-WILD-1/2), as floats, up to a tail below :data:`PMF_TAIL`."""
+    if code.dice <= 0:
+        return ()
+    out: list[tuple[int, float]] = []
+    left = 1.0
+    for t, p in roll_distribution(code).items():
+        out.append((t, float(p)))
+        left -= float(p)
+        if left < PMF_TAIL:
+            break
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def modifier_pmf(up: int, down: int, per_die: int) -> tuple[tuple[int, float], ...]:
+    """The difficulty's rolled dice (ZC-COVER-1, ZC-FIRE-2, ZC-AIM-1): ``up`` d6 added, ``down`` d6 taken away,
+    no Joker; ``per_die`` > 0: each die counts that fixed value instead (``modifier_dice = "fixed"``)."""
+    if per_die:
+        return (((up - down) * per_die, 1.0),)
+    sums: dict[int, Fraction] = {0: Fraction(1)}
+    for sign in [1] * up + [-1] * down:
+        nxt: dict[int, Fraction] = {}
+        for t, p in sums.items():
+            for face in range(1, 7):
+                nxt[t + sign * face] = nxt.get(t + sign * face, Fraction(0)) + p / 6
+        sums = nxt
+    return tuple((t, float(p)) for t, p in sorted(sums.items()))
+
+
+@lru_cache(maxsize=16384)
+def p_hit(code: DCode, fixed: int, up: int, down: int, per_die: int, floor: int, bonus: int) -> float:
+    """ZC-ATK-1 / ZC-DIFF-1: P(roll + ``bonus`` >= max(``floor``, ``fixed`` + the rolled difficulty dice))."""
+    if code.dice <= 0:
+        return 0.0
+    return sum(p * p_at_least(code, max(floor, fixed + v) - bonus) for v, p in modifier_pmf(up, down, per_die))
+
+
+class Shot(NamedTuple):
+    """What an attack's dice are: the pool, the difficulty's parts, the damage and the target's ladder."""
+
+    code: DCode  # the attack pool after its dice modifiers
+    fixed: int  # base difficulty + range (and every fixed modifier)
+    up: int  # difficulty dice added (cover, light, called shot, later targets of a multi mode)
+    down: int  # difficulty dice taken away (the firing mode)
+    bonus: int  # the machine gun's attack bonus (ZC-RANGE-1 option)
+    damage: DCode  # the damage code after the mode's dice
+    flat: int  # damage points added (a called shot's)
+    resistance: DCode
+    level: int  # the target's worst wound level (-1 unhurt)
+    undead: bool
+
+
+#: The worth of a wound level to the side that inflicts it: how far it takes the foe out of the fight.
+HUMAN_WORTH = {-1: 0.0, STUNNED: 0.1, WOUNDED: 0.25, SEVERELY: 0.45, INCAPACITATED: 0.85, MORTALLY: 1.0, DEAD: 1.0}
+#: The dead feel no pain (no wound penalty): only what stops them counts, and a step toward it.
+UNDEAD_WORTH = {-1: 0.0, STUNNED: 0.1, WOUNDED: 0.15, SEVERELY: 0.3, INCAPACITATED: 0.9, MORTALLY: 1.0, DEAD: 1.0}
+
+
+@lru_cache(maxsize=4096)
+def _excess_cdf(damage: DCode, resistance: DCode) -> tuple[int, tuple[float, ...]]:
+    """(lowest value, P(damage dice - resistance <= lowest + i) for each i): the two rolls' difference."""
+    dmg, res = _roll_pmf(DCode(damage.dice, 0)), _roll_pmf(resistance)
+    if not dmg:
+        dmg = ((0, 1.0),)
+    if not res:
+        res = ((0, 1.0),)
+    diff: dict[int, float] = {}
+    for d, pd in dmg:
+        for r, pr in res:
+            diff[d - r] = diff.get(d - r, 0.0) + pd * pr
+    low, high = min(diff), max(diff)
+    out, acc = [], 0.0
+    for v in range(low, high + 1):
+        acc += diff.get(v, 0.0)
+        out.append(acc)
+    return low, tuple(out)
+
+
+def _cdf(table: tuple[int, tuple[float, ...]], v: int) -> float:
+    low, cum = table
+    i = v - low
+    if i < 0:
+        return 0.0
+    return cum[i] if i < len(cum) else 1.0
+
+
+@lru_cache(maxsize=4096)
+def harm_table(
+    damage: DCode, resistance: DCode, level: int, undead: bool, bands: tuple[int, ...]
+) -> tuple[float, ...]:
+    """E[worth gained] of a hit whose damage roll gets ``added`` points (pips, margin, called shot), for each
+    ``added`` from 0 (the last entry holds for any more): the ladder of ZC-WOUND-1, where a hit at or below
+    the target's level raises it one and the dead are stopped at Mortally Wounded."""
+    table = _excess_cdf(damage, resistance)
+    worth = UNDEAD_WORTH if undead else HUMAN_WORTH
+    top = MORTALLY if undead else DEAD
+    now = worth[min(level, top)]
+
+    def after(lv: int) -> float:
+        new = lv if lv > level else level + 1
+        return worth[min(new, top)] - now
+
+    edges = [0, bands[0], bands[1], bands[2], bands[3]]  # <=0 nothing, <=3 Stunned, <=8 Wounded, <=12 Inc., <=15 Mortal
+    levels = [STUNNED, WOUNDED, INCAPACITATED, MORTALLY]
+    gains = [after(lv) for lv in levels]
+    dead = after(DEAD)
+    out: list[float] = []
+    added = 0
+    while True:
+        total = 0.0
+        for i, gain in enumerate(gains):
+            total += (_cdf(table, edges[i + 1] - added) - _cdf(table, edges[i] - added)) * gain
+        nothing = _cdf(table, -added)
+        total += (1.0 - _cdf(table, edges[4] - added)) * dead
+        out.append(total)
+        if nothing <= 0.0 and _cdf(table, edges[4] - added) <= 0.0:
+            return tuple(out)  # every roll kills from here on
+        added += 1
+
+
+@lru_cache(maxsize=262144)
+def _from_need(
+    code: DCode, need: int, head: int, full_margin: bool, harm: tuple[float, ...]
+) -> tuple[float, float]:
+    """(P(roll >= need), E[worth gained; roll >= need]) with the margin feeding the damage (ZC-DMG-1)."""
+    last = len(harm) - 1
+    hit = value = 0.0
+    for t, pt in _roll_pmf(code):
+        margin = t - need
+        if margin < 0:
+            continue
+        hit += pt
+        added = head + (margin if full_margin else margin // 5)
+        value += pt * harm[added if added < last else last]
+    return hit, value
+
+
+@lru_cache(maxsize=65536)
+def shot_value(shot: Shot, per_die: int, floor: int, full_margin: bool, bands: tuple[int, ...]) -> tuple[float, float]:
+    """(P(hit), E[worth gained]) of one attack: each roll total against each difficulty, the margin feeding
+    the damage (ZC-DMG-1: all of it, or a fifth)."""
+    if shot.code.dice <= 0:
+        return 0.0, 0.0
+    harm = harm_table(shot.damage, shot.resistance, shot.level, shot.undead, bands)
+    head = max(0, shot.damage.pips + shot.flat)
+    hit = value = 0.0
+    for v, pv in modifier_pmf(shot.up, shot.down, per_die):
+        h, w = _from_need(shot.code, max(floor, shot.fixed + v) - shot.bonus, head, full_margin, harm)
+        hit += pv * h
+        value += pv * w
+    return hit, value
+
+
+# ----------------------------------------------------------------- the options
+
+
+@dataclass(frozen=True)
+class Option:
+    """A scored option: what the plan says, and its value."""
+
+    value: float
+    kind: str
+    targets: tuple[str, ...] = ()
+    weapon: str | None = None
+    mode: str = "single"
+    called: str | None = None
+    path: tuple[Cell, ...] = ()
+    manoeuvre: str | None = None
+    odds: float = 0.0  # the first target's exact odds (attacks)
+    harm: float = 0.0  # E[worth gained] of the attack (all targets)
+
+
+@dataclass
+class Context:
+    """What one decision reads once: the actor, its foes in reach of the index, the rules' numbers."""
+
+    enc: Encounter
+    actor: str
+    me: ActorState
+    style: Style
+    foes: list[ActorState]  # the foes able to act that count, nearest first
+    per_die: int
+    floor: int
+    full_margin: bool
+    bands: tuple[int, ...]
+    threats: dict[Cell, float] = field(default_factory=dict)
+    threat_by: dict[tuple[str, Cell], float] = field(default_factory=dict)
+
+
+def _light_dice(enc: Encounter, cell: Cell) -> int:
+    """ZC-COVER-1: +1D in poor light at the target's cell (its zone's light, else the map's); kept per cell."""
+    known: dict[Cell, int] | None = enc.scratch.get("zc_tactics_light")
+    if known is None:
+        known = enc.scratch["zc_tactics_light"] = {}
+    got = known.get(cell)
+    if got is None:
+        zone = R.cover_at(enc, cell)
+        light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+        got = known[cell] = R.rules(enc).poor_light_dice if light in R.POOR_LIGHT else 0
+    return got
+
+
+def _cover_dice(enc: Encounter, shooter: Cell, target: Cell) -> int:
+    """ZC-COVER-1: the cover dice the target gets against a shot from ``shooter`` (the line of fire); kept per
+    pair of cells (the map does not change during a fight)."""
+    known: dict[tuple[Cell, Cell], int] | None = enc.scratch.get("zc_tactics_cover")
+    if known is None:
+        known = enc.scratch["zc_tactics_cover"] = {}
+    key = (shooter, target)
+    got = known.get(key)
+    if got is None:
+        field_ = enc.battlefield
+        if field_.open and not field_.zones:
+            got = 0
+        else:
+            dice = R.rules(enc).cover_dice
+            found = field_.cover_between(shooter, target, lambda lvl: dice.get(lvl, 0))
+            got = dice.get(found.level, 0) if found is not None else 0
+        if len(known) > 200_000:
+            known.clear()
+        known[key] = got
+    return got
+
+
+def pool_dice(enc: Encounter, actor: str, *, partial: bool = False) -> int:
+    """The dice an actor's skill roll gains or loses now (ZC-WOUND-1, ZC-MULTI-1, ZC-FIRE-2, ZC-DEF-2),
+    read without emitting anything (resolution.pool_penalties clears an off balance as it reads it)."""
+    r = R.rules(enc)
+    a = enc.state.actors[actor]
+    dice = sum(d for _, d, _ in R.wound_penalty(enc, actor))
+    dice -= a.conditions.get("extra_actions", 0) * r.multi_action_dice
+    if R.SUPPRESSED in a.conditions:
+        dice -= r.suppressed_dice
+    if partial:
+        dice -= r.partial_defence_dice
+    return dice
+
+
+def _base_difficulty(enc: Encounter, target: ActorState) -> int:
+    """ZC-ATK-1 / ZC-DEF-2: 10, or the target's partial defence above 10 (an active defence is not known yet)."""
+    base = R.rules(enc).passive_defence
+    return max(base, target.conditions.get("partial_defence", 0))
+
+
+def _mode_dice(enc: Encounter, mode: str, nth: int) -> tuple[int, int]:
+    """ZC-FIRE-2: (difficulty dice, damage dice) of a mode for the nth target (0 first), as resolution.mode_modifiers."""
+    r = R.rules(enc)
+    diff, dmg = r.firing_modes[mode]
+    if mode == "semi":
+        extra = r.semi_auto_max_rounds - 1
+        diff, dmg = diff * extra, dmg * extra
+    elif mode in ("semi_multi", "burst_multi"):
+        diff = diff * nth
+    return diff, dmg
+
+
+def attack_shot(
+    ctx: Context,
+    weapon: Weapon,
+    target: ActorState,
+    cell: Cell,
+    mode: str,
+    nth: int,
+    called: str | None,
+    pool: int,
+) -> Shot | None:
+    """The dice of a shot from ``cell`` at ``target`` (None: beyond long range)."""
+    enc = ctx.enc
+    r = R.rules(enc)
+    tcell = (target.x, target.y)
+    metres = R.distance(cell, tcell)
+    band = R.range_band(enc, weapon, metres)
+    if band is None:
+        return None
+    bonus = 0
+    fixed = _base_difficulty(enc, target)
+    if weapon.type == "machine_gun":
+        if r.machine_gun_reading == "attack_bonus":
+            bonus = -r.machine_gun_modifiers[band]
+        else:
+            fixed += r.machine_gun_modifiers[band]
+    else:
+        fixed += r.range_modifiers[band]
+    up = _light_dice(enc, tcell) + _cover_dice(enc, cell, tcell)
+    down = 0
+    diff_dice, dmg_dice = _mode_dice(enc, mode, nth)
+    if diff_dice > 0:
+        up += diff_dice
+    else:
+        down -= diff_dice
+    flat = 0
+    if called:
+        head_dice, head_damage = r.called_shots[called]
+        up += head_dice
+        flat = head_damage
+    me = R.traits(enc, ctx.actor)
+    skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
+    code = R.with_dice(me.codes[skill], pool)
+    damage, _, _ = R.damage_code(weapon.name, weapon.damage, me.codes["puissance"], dmg_dice, r.min_damage_dice)
+    t = R.traits(enc, target.id)
+    return Shot(
+        code=code,
+        fixed=fixed,
+        up=up,
+        down=down,
+        bonus=bonus,
+        damage=damage,
+        flat=flat,
+        resistance=t.resistance,
+        level=R.worst_level(target),
+        undead=t.undead,
+    )
+
+
+def evaluate(ctx: Context, shot: Shot) -> tuple[float, float]:
+    return shot_value(shot, ctx.per_die, ctx.floor, ctx.full_margin, ctx.bands)
+
+
+def _aim_dice(enc: Encounter, actor: str, target: str) -> int:
+    a = enc.state.actors[actor]
+    if a.conditions.get("aim_target") == R.index_of(enc, target):
+        dice: int = a.conditions.get("aiming", 0)
+        return dice
+    return 0
+
+
+def _ammo_worth(enc: Encounter, actor: str, weapon: Weapon) -> float:
+    """The worth of one round of ``weapon``: a share of a later shot's worth, as dear as the rounds left (in the
+    magazine and the spares) fall short of what the foes still able to act would take (:data:`ROUNDS_PER_FOE`)."""
+    a = enc.state.actors[actor]
+    left = a.ammo.get(weapon.name, 0) + a.spare.get(weapon.name, 0) * (weapon.magazine or 0)
+    crowd = enc.crowd
+    need = ROUNDS_PER_FOE * sum(crowd.able_count(side) for side in crowd.other_sides(a.side))
+    scarcity = min(1.0, max(need / max(left, 1), 0.05))
+    return ROUND_WORTH * scarcity
+
+
+def _modes(enc: Encounter, actor: str, weapon: Weapon) -> list[str]:
+    return list(R.rules(enc).legal_modes.get(weapon.type, []))
+
+
+def shot_options(
+    ctx: Context,
+    cell: Cell,
+    *,
+    here: bool,
+    partial: bool,
+    weapons: Sequence[Weapon],
+    pool_offset: int = 0,
+    quick: bool = False,
+) -> list[Option]:
+    """Every shot from ``cell`` worth scoring: each firearm, legal mode, target (and a second one), body or head.
+
+    ``pool_offset``: dice more (or fewer) than the actor's pool holds now (an extra action still to declare).
+    ``quick``: a later shot's estimate: one target per shot, the nearest :data:`QUICK_TARGETS` foes.
+    """
+    enc, actor = ctx.enc, ctx.actor
+    out: list[Option] = []
+    base_pool = pool_dice(enc, actor, partial=partial) + pool_offset
+    field_ = enc.battlefield
+    in_sight = [f for f in ctx.foes if field_.sees(cell, (f.x, f.y))]
+    for weapon in weapons:
+        long = ranges_of(weapon)[2]
+        targets = [f for f in in_sight if R.distance(cell, (f.x, f.y)) <= long]
+        if not targets:
+            continue
+        if quick:
+            targets = targets[:QUICK_TARGETS]
+        worth = _ammo_worth(enc, actor, weapon)
+        for mode in _modes(enc, actor, weapon):
+            multi = mode in ("semi_multi", "burst_multi")
+            if multi and quick:
+                continue
+            for first in targets:
+                seconds: list[ActorState | None] = [None]
+                if multi:
+                    seconds = [
+                        f for f in targets if f.id != first.id and R.distance((f.x, f.y), (first.x, first.y)) <= 3
+                    ][:2]
+                    if not seconds:
+                        continue
+                for second in seconds:
+                    group = [first] if second is None else [first, second]
+                    if R.mode_legal(enc, actor, weapon, mode, len(group)) is not None:
+                        continue
+                    rounds = R.rounds_needed(enc, actor, weapon, mode, len(group))
+                    cost = rounds * worth
+                    if mode == "long_burst":
+                        cost += 0.05  # the magazine is empty after it: a reload to come
+                    for called in (None, "head"):
+                        if called and called not in R.rules(enc).called_shots:
+                            continue
+                        total_harm = 0.0
+                        first_odds = 0.0
+                        ok = True
+                        for nth, t in enumerate(group):
+                            aim = _aim_dice(enc, actor, t.id) if here and nth == 0 else 0
+                            shot = attack_shot(ctx, weapon, t, cell, mode, nth, called, base_pool + aim)
+                            if shot is None:
+                                ok = False
+                                break
+                            p, harm = evaluate(ctx, shot)
+                            if called and p < ctx.style.head_min_odds:
+                                ok = False
+                                break
+                            if nth == 0:
+                                first_odds = p
+                            total_harm += harm
+                        if not ok or first_odds <= 0.0:
+                            continue
+                        value = total_harm - cost
+                        if mode == "suppressive":
+                            value += 0.15 * sum(_threat_of(ctx, t, (ctx.me.x, ctx.me.y)) for t in group)
+                        out.append(
+                            Option(
+                                value,
+                                "shoot",
+                                tuple(t.id for t in group),
+                                weapon.name,
+                                mode,
+                                called,
+                                odds=first_odds,
+                                harm=total_harm,
+                            )
+                        )
+    return out
+
+
+def _threat_of(ctx: Context, foe: ActorState, cell: Cell) -> float:
+    """E[worth lost] this round to ``foe``'s best attack on the actor standing at ``cell`` (one action)."""
+    key = (foe.id, cell)
+    got = ctx.threat_by.get(key)
+    if got is None:
+        got = ctx.threat_by[key] = _foe_threat(ctx, foe, cell)
+    return got
+
+
+def _foe_threat(ctx: Context, foe: ActorState, cell: Cell) -> float:
+    enc = ctx.enc
+    fcell = (foe.x, foe.y)
+    metres = R.distance(fcell, cell)
+    ft = R.traits(enc, foe.id)
+    me = R.traits(enc, ctx.actor)
+    level = R.worst_level(ctx.me)
+    pool = pool_dice(enc, foe.id)
+    best = 0.0
+    if enc.battlefield.sees(fcell, cell):
+        for w in ft.firearms:
+            if foe.ammo.get(w.name, 0) <= 0 and foe.spare.get(w.name, 0) <= 0:
+                continue
+            band = R.range_band(enc, w, metres)
+            if band is None:
+                continue
+            r = R.rules(enc)
+            skill = "heavy_weapons" if w.type == "machine_gun" else "firearms"
+            fixed = r.passive_defence + (
+                r.machine_gun_modifiers[band] if w.type == "machine_gun" else r.range_modifiers[band]
+            )
+            up = _light_dice(enc, cell) + _cover_dice(enc, fcell, cell)
+            damage, _, _ = R.damage_code(w.name, w.damage, ft.codes["puissance"], 0, r.min_damage_dice)
+            shot = Shot(
+                code=R.with_dice(ft.codes[skill], pool),
+                fixed=fixed,
+                up=up,
+                down=0,
+                bonus=0,
+                damage=damage,
+                flat=0,
+                resistance=me.resistance,
+                level=level,
+                undead=me.undead,
+            )
+            best = max(best, evaluate(ctx, shot)[1])
+            break  # the first firearm with rounds, as a survivor fires it
+    # hand to hand: within a move and a step (the dead grab, then bite)
+    reach = R.sheet(enc, foe.id).move + 1
+    if metres <= reach:
+        skill = "melee" if ft.melee else "brawl"
+        p = p_at_least(R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7))
+        best = max(best, p * (0.5 if ft.undead else 0.35))
+    return best
+
+
+def threat_at(ctx: Context, cell: Cell) -> float:
+    """The harm the foes can do this round to the actor standing at ``cell`` (each foe's best attack)."""
+    got = ctx.threats.get(cell)
+    if got is None:
+        got = ctx.threats[cell] = sum(_threat_of(ctx, f, cell) for f in ctx.foes[:MAX_THREATS])
+    return got
+
+
+def _foes(enc: Encounter, actor: str) -> list[ActorState]:
+    """The foes able to act that a decision weighs: the nearest within the threat radius (in sight or within
+    reach of a walk), and the most hurt of those; from the crowd index, never a scan of every actor."""
+    me = enc.state.actors[actor]
+    crowd = enc.crowd
+    others = crowd.other_sides(me.side)
+    actors = enc.state.actors
+    found = crowd.within(me.x, me.y, others, THREAT_RADIUS)
+    if not found:
+        near = crowd.nearest(me.x, me.y, others)
+        found = [(near[0], fid) for fid in near[1]] if near is not None else []
+    field_ = enc.battlefield
+    here = (me.x, me.y)
+    picked: list[ActorState] = []
+    hurt: list[tuple[int, int, str]] = []
+    for n, (d, fid) in enumerate(found):
+        if n >= 4 * MAX_TARGETS:
+            break
+        f = actors[fid]
+        if not field_.open and not field_.sees(here, (f.x, f.y)) and field_.walk_distance(here, (f.x, f.y)) is None:
+            continue
+        if len(picked) < MAX_TARGETS:
+            picked.append(f)
+        elif R.worst_level(f) >= 0:
+            hurt.append((-R.worst_level(f), d, fid))
+    picked += [actors[fid] for _, _, fid in sorted(hurt)[:2]]
+    return picked
+
+
+def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tuple[Cell, int]]:
+    """Cells within a walk of ``reach`` metres where the actor would have better cover against the foe at ``foe``
+    than here: the nearest cell of each cover zone, the free cells beside each low wall; with their walk distance."""
+    me = enc.state.actors[actor]
+    here = (me.x, me.y)
+    now = _cover_dice(enc, foe, here)
+    field_ = enc.battlefield
+    cells: list[Cell] = []
+    for z in enc.scenario.map.cover:
+        x = min(max(me.x, z.x), z.x + z.w - 1)
+        y = min(max(me.y, z.y), z.y + z.h - 1)
+        cells.append((x, y))
+    for w in field_.walls:
+        if w.height != "low":
+            continue
+        for cx in range(w.x - 1, w.x + w.w + 1):
+            for cy in range(w.y - 1, w.y + w.h + 1):
+                if R.distance(here, (cx, cy)) <= reach and field_.walkable((cx, cy)):
+                    cells.append((cx, cy))
+    out: list[tuple[Cell, int]] = []
+    seen: set[Cell] = set()
+    for c in cells:
+        if c in seen or c == here or R.distance(here, c) > reach or not field_.walkable(c):
+            continue
+        seen.add(c)
+        if R.is_occupied(enc, actor, c) or _cover_dice(enc, foe, c) <= now:
+            continue
+        d = field_.walk_distance(here, c)
+        if d is not None and d <= reach:
+            out.append((c, d))
+    out.sort(key=lambda cd: (cd[1], cd[0]))
+    return out[:MAX_COVER_CELLS]
+
+
+def _best_shot_from(ctx: Context, cell: Cell, weapons: Sequence[Weapon], *, aim_at: str | None = None) -> float:
+    """The best value of a plain shot from ``cell`` at the next action (the best mode, body or head)."""
+    options = shot_options(ctx, cell, here=False, partial=False, weapons=weapons, quick=True)
+    best = max((o.value for o in options), default=0.0)
+    if aim_at is not None:
+        r = R.rules(ctx.enc)
+        for o in options:
+            if o.targets[0] == aim_at and len(o.targets) == 1:
+                t = ctx.enc.state.actors[aim_at]
+                w = R.traits(ctx.enc, ctx.actor).weapons[o.weapon or ""]
+                aim = min(r.aim_max_dice, _aim_dice(ctx.enc, ctx.actor, aim_at) + r.aim_dice)
+                shot = attack_shot(ctx, w, t, cell, o.mode, 0, o.called, pool_dice(ctx.enc, ctx.actor) + aim)
+                if shot is not None:
+                    best = max(best, evaluate(ctx, shot)[1] - (o.harm - o.value))
+    return best
+
+
+def _loaded(enc: Encounter, actor: str) -> list[Weapon]:
+    a = enc.state.actors[actor]
+    return [w for w in R.traits(enc, actor).firearms if a.ammo.get(w.name, 0) > 0]
+
+
+def _more_to_come(enc: Encounter, actor: str) -> bool:
+    """Whether the actor has another action this round after this one (pending counts left)."""
+    return bool(R.book(enc).pending.get(actor))
+
+
+def choose(enc: Encounter, actor: str, style: Style) -> Option:
+    """The best option by value; ties go to the first listed (shots, then blows, then the rest)."""
+    me = enc.state.actors[actor]
+    here = (me.x, me.y)
+    r = R.rules(enc)
+    ctx = Context(
+        enc=enc,
+        actor=actor,
+        me=me,
+        style=style,
+        foes=_foes(enc, actor),
+        per_die=r.fixed_per_die if r.modifier_dice == "fixed" else 0,
+        floor=r.min_difficulty,
+        full_margin=r.margin_damage == "full",
+        bands=tuple(r.wound_bands),
+    )
+    if not ctx.foes:
+        return Option(0.0, "hold")
+    crowd = enc.crowd
+    adjacent = [enc.state.actors[fid] for _, fid in crowd.within(me.x, me.y, crowd.other_sides(me.side), 1)]
+    stay = style.threat_weight * THREAT_ROUNDS * threat_at(ctx, here)
+    loaded = _loaded(enc, actor)
+    options: list[Option] = []
+    # shoot from here (a partial defence when something stands at arm's reach, ZC-DEF-2)
+    for o in shot_options(ctx, here, here=True, partial=bool(adjacent), weapons=loaded):
+        options.append(Option(o.value - stay, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm))
+    # strike or push at arm's reach (ZC-BRAWL-1)
+    options += _close_options(ctx, adjacent, stay)
+    nxt = NEXT_ACTION if _more_to_come(enc, actor) else NEXT_ROUND
+    # reload (ZC-FIRE-1): a weapon with no round left and a spare magazine
+    for w in R.traits(enc, actor).firearms:
+        if me.ammo.get(w.name, 0) <= 0 and me.spare.get(w.name, 0) > 0 and w.magazine:
+            later = _best_shot_from(ctx, here, [w])
+            options.append(Option(nxt * later + 0.02 - stay, "reload", weapon=w.name))
+            break
+    if loaded:
+        # aim (ZC-AIM-1) at a foe in sight: the next shot gains a die; worth what that die adds to it
+        plain = _best_shot_from(ctx, here, loaded)
+        for f in ctx.foes[:3]:
+            if _aim_dice(enc, actor, f.id) < r.aim_max_dice and not adjacent and enc.battlefield.sees(here, (f.x, f.y)):
+                later = _best_shot_from(ctx, here, loaded, aim_at=f.id)
+                if later > plain:
+                    options.append(Option(nxt * (later - plain) - stay, "aim", (f.id,)))
+    # move (ZC-MOVE-1): into cover, or toward a foe (an aggressive survivor closes in; anyone when out of range)
+    if not adjacent:
+        options += _move_options(ctx, loaded, nxt)
+    options.append(Option(-stay, "hold"))
+    best = options[0]
+    for o in options[1:]:
+        if o.value > best.value + 1e-12:
+            best = o
+    return best
+
+
+def _close_options(ctx: Context, adjacent: list[ActorState], stay: float) -> list[Option]:
+    enc, actor = ctx.enc, ctx.actor
+    out: list[Option] = []
+    if not adjacent:
+        return out
+    r = R.rules(enc)
+    me = R.traits(enc, actor)
+    melee = me.weapons.get(me.melee) if me.melee else None
+    weapon = melee or R.FISTS
+    skill = "melee" if weapon.type == "melee" else "brawl"
+    pool = pool_dice(enc, actor, partial=len(adjacent) == 1)
+    here = (ctx.me.x, ctx.me.y)
+    for t in adjacent:
+        if not enc.battlefield.sees(here, (t.x, t.y)):
+            continue
+        tt = R.traits(enc, t.id)
+        damage, _, _ = R.damage_code(weapon.name, weapon.damage, me.codes["puissance"], 0, r.min_damage_dice)
+        shot = Shot(
+            code=R.with_dice(me.codes[skill], pool),
+            fixed=_base_difficulty(enc, t),
+            up=0,
+            down=0,
+            bonus=0,
+            damage=damage,
+            flat=0,
+            resistance=tt.resistance,
+            level=R.worst_level(t),
+            undead=tt.undead,
+        )
+        p, harm = evaluate(ctx, shot)
+        if p > 0.0:
+            out.append(Option(harm - stay, "strike", (t.id,), me.melee, odds=p, harm=harm))
+        if tt.undead and melee is None:
+            # ZC-BRAWL-1: a push at +2D: off balance and a metre back, a breath for the one held or hemmed in
+            push = p_hit(
+                R.with_dice(me.codes["brawl"], pool),
+                _base_difficulty(enc, t),
+                r.manoeuvres["push"],
+                0,
+                ctx.per_die,
+                ctx.floor,
+                0,
+            )
+            if push > 0.0:
+                out.append(Option(0.3 * push - stay, "manoeuvre", (t.id,), manoeuvre="push", odds=push))
+    return out
+
+
+def _move_options(ctx: Context, loaded: list[Weapon], nxt: float) -> list[Option]:
+    enc, actor = ctx.enc, ctx.actor
+    me = ctx.me
+    here = (me.x, me.y)
+    reach = min(R.sheet(enc, actor).move, 10)
+    blocked = R.occupied(enc, actor)
+    weapons = loaded or [
+        w for w in R.traits(enc, actor).firearms if me.spare.get(w.name, 0) > 0 and w.magazine
+    ]
+    out: list[Option] = []
+    nearest = ctx.foes[0]
+    goals: list[tuple[Cell, str | None, int]] = [
+        (c, None, 0) for c, _ in _cover_cells(enc, actor, reach, (nearest.x, nearest.y))
+    ]
+    in_range = bool(weapons) and any(
+        R.distance(here, (f.x, f.y)) <= ranges_of(w)[2] and enc.battlefield.sees(here, (f.x, f.y))
+        for w in weapons
+        for f in ctx.foes
+    )
+    if ctx.style.advances or (weapons and not in_range):  # no round left: a cautious survivor keeps its place
+        for f in ctx.foes[:3]:
+            stop = 1 if not weapons else min(ranges_of(w)[0] for w in weapons)
+            goals.append(((f.x, f.y), f.id, stop))
+    seen: set[Cell] = set()
+    for goal, fid, stop in goals:
+        path = tuple(enc.battlefield.path_toward(here, goal, reach, stop=stop, blocked=blocked))
+        if not path or path[-1] in seen:
+            continue
+        end = path[-1]
+        seen.add(end)
+        if weapons:
+            later = _best_shot_from(ctx, end, weapons)
+        else:  # hand to hand: a blow next action when the move ends beside a foe
+            later = 0.1 / (1 + min(R.distance(end, (f.x, f.y)) for f in ctx.foes))
+        if fid is not None and ctx.style.advances and later <= 0.0:
+            later = 0.05 / (1 + R.distance(end, goal))  # closing in is worth something
+        # exposed on the way (a metre per count, ZC-MOVE-1) this round, then where it ends
+        mid = path[(len(path) - 1) // 2]
+        exposure = threat_at(ctx, mid) + (THREAT_ROUNDS - 1) * threat_at(ctx, end)
+        value = nxt * later - ctx.style.threat_weight * exposure
+        out.append(Option(value, "move", (fid,) if fid else (), path=path))
+    return out
+
+
+def stakes(enc: Encounter, actor: str, option: Option) -> int:
+    """ZC-CP-1 / ZC-COJ-1 (policy): 2 (critical: Cojones too) when two foes stand at arm's reach or the actor,
+    hurt, fights at arm's reach; 1 (CP) when hurt, close, or the attack can put the target down; else 0."""
+    me = enc.state.actors[actor]
+    crowd = enc.crowd
+    adjacent = len(crowd.within(me.x, me.y, crowd.other_sides(me.side), 1))
+    hurt = R.worst_level(me) >= 1
+    target = enc.state.actors[option.targets[0]] if option.targets else None
+    close = target is not None and R.distance((me.x, me.y), (target.x, target.y)) <= 1
+    if adjacent >= 2 or (hurt and close):
+        return 2
+    if hurt or (target is not None and R.distance((me.x, me.y), (target.x, target.y)) <= 3):
+        return 1
+    if option.odds > 0 and option.harm / option.odds >= 0.5:  # a hit would likely put it down
+        return 1
+    return 0
+
+
+def extra_action_worth(enc: Encounter, actor: str) -> bool:
+    """ZC-MULTI-1 (policy): one extra action when (granted + 1) shots at -1D are worth more than the granted
+    shots at full dice (the best shot from here), and the weapon holds the rounds for them."""
+    a = enc.state.actors[actor]
+    r = R.rules(enc)
+    style = STYLES.get(R.traits(enc, actor).policy, CAUTIOUS)
+    loaded = _loaded(enc, actor)
+    if not loaded:
+        return False
+    ctx = Context(
+        enc=enc,
+        actor=actor,
+        me=a,
+        style=style,
+        foes=_foes(enc, actor),
+        per_die=r.fixed_per_die if r.modifier_dice == "fixed" else 0,
+        floor=r.min_difficulty,
+        full_margin=r.margin_damage == "full",
+        bands=tuple(r.wound_bands),
+    )
+    granted = max(1, a.initiative // r.points_per_action)
+    here = (a.x, a.y)
+    now = shot_options(ctx, here, here=False, partial=False, weapons=loaded, quick=True)
+    if not now:
+        return False
+    best_now = max(o.value for o in now)
+    if best_now <= 0.0:
+        return False
+    less = [
+        o
+        for o in shot_options(
+            ctx, here, here=False, partial=False, weapons=loaded, pool_offset=-r.multi_action_dice, quick=True
+        )
+        if all(a.ammo.get(w.name, 0) >= 2 * (granted + 1) for w in loaded if w.name == o.weapon)
+    ]
+    best_less = max((o.value for o in less), default=0.0)
+    return (granted + 1) * best_less > granted * best_now * 1.05
