@@ -43,7 +43,7 @@ from fracas.core.state import ActorState
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps.odds import DCode, roll_distribution, success_probability
 from fracas.systems.zcorps.rules import DEAD, INCAPACITATED, MORTALLY, SEVERELY, STUNNED, WOUNDED
-from fracas.systems.zcorps.sheet import Weapon, burst_size, parse_damage, ranges_of
+from fracas.systems.zcorps.sheet import Weapon, ranges_of
 
 Cell = tuple[int, int]
 
@@ -194,9 +194,7 @@ def _cdf(table: tuple[int, tuple[float, ...]], v: int) -> float:
 
 
 @lru_cache(maxsize=4096)
-def harm_table(
-    damage: DCode, resistance: DCode, level: int, undead: bool, bands: tuple[int, ...]
-) -> tuple[float, ...]:
+def harm_table(damage: DCode, resistance: DCode, level: int, undead: bool, bands: tuple[int, ...]) -> tuple[float, ...]:
     """E[worth gained] of a hit whose damage roll gets ``added`` points (pips, margin, called shot), for each
     ``added`` from 0 (the last entry holds for any more): the ladder of ZC-WOUND-1, where a hit at or below
     the target's level raises it one and the dead are stopped at Mortally Wounded."""
@@ -228,9 +226,7 @@ def harm_table(
 
 
 @lru_cache(maxsize=262144)
-def _from_need(
-    code: DCode, need: int, head: int, full_margin: bool, harm: tuple[float, ...]
-) -> tuple[float, float]:
+def _from_need(code: DCode, need: int, head: int, full_margin: bool, harm: tuple[float, ...]) -> tuple[float, float]:
     """(P(roll >= need), E[worth gained; roll >= need]) with the margin feeding the damage (ZC-DMG-1)."""
     last = len(harm) - 1
     hit = value = 0.0
@@ -352,7 +348,7 @@ def _base_difficulty(enc: Encounter, target: ActorState) -> int:
 
 
 def _mode_dice(enc: Encounter, mode: str, nth: int) -> tuple[int, int]:
-    """ZC-FIRE-2: (difficulty dice, damage dice) of a mode for the nth target (0 first), as resolution.mode_modifiers."""
+    """ZC-FIRE-2: (difficulty dice, damage dice) of a mode for the nth target (0 first), as mode_modifiers."""
     r = R.rules(enc)
     diff, dmg = r.firing_modes[mode]
     if mode == "semi":
@@ -483,9 +479,10 @@ def shot_options(
             for first in targets:
                 seconds: list[ActorState | None] = [None]
                 if multi:
-                    seconds = [
+                    near: list[ActorState | None] = [
                         f for f in targets if f.id != first.id and R.distance((f.x, f.y), (first.x, first.y)) <= 3
-                    ][:2]
+                    ]
+                    seconds = near[:2]
                     if not seconds:
                         continue
                 for second in seconds:
@@ -796,9 +793,7 @@ def _move_options(ctx: Context, loaded: list[Weapon], nxt: float) -> list[Option
     here = (me.x, me.y)
     reach = min(R.sheet(enc, actor).move, 10)
     blocked = R.occupied(enc, actor)
-    weapons = loaded or [
-        w for w in R.traits(enc, actor).firearms if me.spare.get(w.name, 0) > 0 and w.magazine
-    ]
+    weapons = loaded or [w for w in R.traits(enc, actor).firearms if me.spare.get(w.name, 0) > 0 and w.magazine]
     out: list[Option] = []
     nearest = ctx.foes[0]
     goals: list[tuple[Cell, str | None, int]] = [
