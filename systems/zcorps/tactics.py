@@ -578,9 +578,10 @@ def _foe_threat(ctx: Context, foe: ActorState, cell: Cell) -> float:
             )
             best = max(best, evaluate(ctx, shot)[1])
             break  # the first firearm with rounds, as a survivor fires it
-    # hand to hand: within a move and a step (the dead grab, then bite)
+    # hand to hand: within a move and a step (the dead grab, then bite), walking round the walls
     reach = R.sheet(enc, foe.id).move + 1
-    if metres <= reach:
+    walk = metres if metres > reach or enc.battlefield.open else enc.battlefield.walk_distance(fcell, cell)
+    if walk is not None and walk <= reach:
         skill = "melee" if ft.melee else "brawl"
         p = p_at_least(R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7))
         best = max(best, p * (0.5 if ft.undead else 0.35))

@@ -60,9 +60,10 @@ def test_names_never_ids_and_one_language(scenario: Path) -> None:
 
 def test_a_zcorps_roll_and_its_joker_are_one_line() -> None:
     text = _golden(ROOT / "scenarios" / "zcorps" / "barricade.toml", "narrate")
-    assert "Rosa rolls 3D+1 for the pump shotgun single at Zombie 5 (an old woman): 1 2, Joker 6! 6! 6! 3" in text
-    assert "firearms 4D+1, \u22121D for a second action against Zombie 5 (an old woman)" in text
-    assert not re.search(r": Joker\b.*\n.*: Joker", text.split("rolls 3D+1 for the pump shotgun")[1][:200])
+    assert "Rosa rolls 5D+1 for the pump shotgun single at Zombie 5 (an old woman): 1 2 6 6, Joker 6! 3" in text
+    assert not re.search(r": Joker\b.*\n.*: Joker", text.split("rolls 5D+1 for the pump shotgun")[1][:200])
+    duel = _golden(ROOT / "scenarios" / "zcorps" / "duel.toml", "narrate")
+    assert "firearms 4D+1, \u22121D for a second action against Reyes" in duel
 
 
 def test_replay_narrate_viewer_and_run_say_the_same(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
