@@ -155,7 +155,13 @@ def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead 
         extra_dice = rolled.dice - parse_code(match.group("twice")).dice
         extras.append(Extra(kind="cojones", amount=1, before=p(DCode(plain.dice + extra_dice, plain.pips)), after=odds))
     if cp:
-        cp_dice = [d for d in dice if d.rule == "ZC-CP-1"]
+        # the test's own CP dice: those rolled after its roll, at the end of the actor's dice since its last test
+        # (earlier ones were bought for a damage or resistance roll in between)
+        cp_dice: list[E.DiceRolled] = []
+        for d in reversed(dice):
+            if d.rule != "ZC-CP-1":
+                break
+            cp_dice.insert(0, d)
         # a second CP Joker (option all_cp_wild) is read as a plain die: a slight underestimate of its worth
         jokers = min(1, sum(1 for d in cp_dice if "Joker" in d.purpose))
         cp_sum = sum(sum(d.faces) for d in cp_dice)

@@ -144,3 +144,26 @@ def test_batch_quality_counts_every_attack_test_of_the_fights() -> None:
     for q in direct.values():
         total.merge(q)
     assert total.attacks == sum(q.attacks for q in direct.values()) > 0
+
+
+def test_zcorps_cp_worth_reads_only_the_cp_dice_bought_for_the_test() -> None:
+    """The actor's dice since its last test may hold CP dice bought for a resistance roll in between (ZC-RES-1):
+    only the CP dice rolled after the test's own roll count (they once made 12 of 301 CP look worth < 10 points)."""
+
+    def dice(rule: str, faces: list[int], purpose: str) -> E.DiceRolled:
+        return E.DiceRolled(
+            actor="rosa", purpose=purpose, rule=rule, sides=6, faces=faces, fates=["kept"] * len(faces), first=0
+        )
+
+    test = E.SkillTested(
+        actor="rosa", rule="ZC-ATK-1", skill="firearms 4D+1", kept=5, dice_total=16, difficulty=18,
+        difficulty_base=10, total=18, success=True, margin=0, target="z1",
+    )  # fmt: skip
+    own = [dice("ZC-ATK-1", [2, 3, 4], "shot"), dice("ZC-WILD-1", [4], "shot: Joker"), dice("ZC-CP-1", [3], "cp")]
+    earlier = [dice("ZC-RES-1", [5, 5, 5], "resistance"), dice("ZC-CP-1", [6, 6], "resistance: 2 CP dice")]
+    alone = zc_quality(test, own)
+    after_resistance = zc_quality(test, earlier + own)
+    assert alone is not None and after_resistance is not None
+    # the roll lacked 18 - (18 - 3) = 3 points: one CP Joker makes them up 4 times in 6
+    assert alone.extras[0].kind == "cp" and abs(alone.extras[0].after - 4 / 6) < 1e-12
+    assert after_resistance.extras == alone.extras
