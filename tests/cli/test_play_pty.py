@@ -154,7 +154,9 @@ def test_zcorps_character_points_and_cojones_are_offered_roll_by_roll(tmp_path: 
     de cet usage »: a human is asked at each roll, not by stakes chosen with the action."""
     scenario = tmp_path / "duel.toml"
     text = (ROOT / "scenarios" / "zcorps" / "duel.toml").read_text()
-    scenario.write_text(text.replace('armour = "1D"\ncp = 2', 'armour = "1D"\ncp = 12\ncojones = 1', 1))
+    # rules edition 4: the fight these entered dice play against the edition-4 AI (the offers are the same from 4 on)
+    text = text.replace('armour = "1D"\ncp = 2', 'armour = "1D"\ncp = 12\ncojones = 1', 1) + "\n[rules]\nedition = 4\n"
+    scenario.write_text(text)
     log = tmp_path / "reyes.jsonl"
     player = Player(["play", str(scenario), "--human", "reyes", "--dice", "entered", "--log", str(log)], pick=2)
     assert player.run() == 0, player.screen[-2000:]
