@@ -57,7 +57,7 @@ from fracas.core.errors import FracasError
 from fracas.core.quality import PolicyQuality, merge_quality, summary
 from fracas.core.scenario import LoadedScenario, load_scenario
 from fracas.core.system import get_system
-from fracas.services.batch import bench_batch, bench_dask_vs_pool
+from fracas.services.batch import bench_batch, bench_dask_vs_pool, build_scenario
 from fracas.services.quality import scenario_quality, shipped_scenarios
 from fracas.services.run import replay_log, run_scenario
 from fracas.services.verify import bench_verify, verify_throughput
@@ -657,11 +657,14 @@ class Duel:
     roll: Callable[[Encounter], None]
     roll_text: str
     long: Path  # a scenario whose fights log 10,000 events or more: verify of one long log
+    #: the rules edition the engine plays against the bare loop (the AI the loop mirrors); None: the default
+    bare_edition: int | None = None
 
 
 DUELS = (
     Duel("point_zero", DUEL, bare_duel, roll_point_zero, "3d6 keep 2, logged", ENDLESS),
-    Duel("zcorps", ZC_DUEL, bare_zcorps_duel, roll_zcorps, "4D+1 with its Joker: 2 dice events, logged", ZC_HORDE),
+    # the bare loop mirrors the edition-4 aggressive policy (edition 5 plays the competent AI, issue 16)
+    Duel("zcorps", ZC_DUEL, bare_zcorps_duel, roll_zcorps, "4D+1 with its Joker: 2 dice events, logged", ZC_HORDE, 4),
     Duel("d100", D100_DUEL, bare_d100_duel, roll_d100, "1d100, logged", D100_SIEGE),
 )
 
@@ -722,6 +725,9 @@ def engine_outcomes(loaded: LoadedScenario, seeds: int) -> list[Outcome]:
 def bench_engine_vs_bare(duel: Duel, seeds: int, repeat: int = 2) -> tuple[float, float, list[Outcome], list[Outcome]]:
     """Seconds per duel, engine (no log) and bare loop, best of ``repeat``; and both outcomes per seed."""
     loaded = load_scenario(duel.path)
+    if duel.bare_edition is not None:
+        text = duel.path.read_text(encoding="utf-8") + f"\n[rules]\nedition = {duel.bare_edition}\n"
+        loaded = build_scenario(str(duel.path), text)
     engine_out: list[Outcome] = []
     bare_out: list[Outcome] = []
     engine_s = bare_s = math.inf
