@@ -25,7 +25,7 @@ from fracas.core.decide import ROLL_CHOICE
 from fracas.core.errors import FracasError
 from fracas.core.log import LogError, read_log
 from fracas.core.system import get_system
-from fracas.services.narrate import Narrator
+from fracas.services.narrate import Narrator, verdict
 
 #: Events that can follow a test as its consequences.
 _CONSEQUENCES = (
@@ -237,10 +237,7 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
         for m in test.modifiers:
             value = f"{m.value:+d}" if m.value else "(sets the base)" if m.value == 0 else ""
             lines.append(f"  {value:>15}  {m.name} [{m.rule}]")
-        verdict = "success" if test.success else "failure"
-        if test.critical:
-            verdict = f"critical {test.critical}"
-        lines.append(f"Result: {test.total} against {test.difficulty}: {verdict}, margin {test.margin:+d}")
+        lines.append(f"Result: {test.total} against {test.difficulty}: {verdict(test)}, margin {test.margin:+d}")
         system = get_system(head.system)
         rolled = dice if isinstance(dice, E.DiceRolled) else None
         fn = getattr(system, "outcome_odds", None)

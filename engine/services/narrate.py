@@ -147,6 +147,20 @@ def pool_text(skill: str) -> str:
     return text + (" (Cojones reroll)" if reroll else "")
 
 
+def verdict(test: E.SkillTested) -> str:
+    """A test's outcome in words: its critical when it agrees with the outcome, or the outcome despite it.
+
+    A Z-Corps Joker 1 cancels the highest die (ZC-WILD-2) and the rest may still succeed: that is a
+    success despite a critical failure, never "critical failure, margin +2".
+    """
+    outcome = "success" if test.success else "failure"
+    if not test.critical:
+        return outcome
+    if (test.critical == "success") == test.success:
+        return f"critical {test.critical}"
+    return f"{outcome} despite a critical {test.critical}"
+
+
 class Narrator:
     """Turns events into sentences; remembers names, sides and monitor levels it has seen.
 
@@ -245,10 +259,7 @@ class Narrator:
         return f"\x1b[{_STYLE[style]}m{text}\x1b[0m"
 
     def _verdict(self, ev: E.SkillTested) -> str:
-        verdict = "success" if ev.success else "failure"
-        if ev.critical:
-            verdict = f"critical {ev.critical}"
-        return self._c("good" if ev.success else "bad", verdict)
+        return self._c("good" if ev.success else "bad", verdict(ev))
 
     # ------------------------------------------------------------ lines
 

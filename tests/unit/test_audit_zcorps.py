@@ -160,3 +160,15 @@ def test_brute_force_agrees_with_a_hand_count() -> None:
     assert brute_force_at_least(DCode(1), 0, 3) == Fraction(2, 3)
     # 2D against 2: fails only on Joker 1 (removing the other die): 1/6.
     assert brute_force_at_least(DCode(2), 0, 2) == Fraction(5, 6)
+
+
+def test_a_joker_1_that_still_succeeds_reads_as_a_success_despite_it(
+    logs: list[tuple[Path, list[E.Entry]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ZC-WILD-2 cancels the highest die; the rest may still beat the difficulty: no "critical failure, margin +2"."""
+    path, seq, test = first_test(logs, lambda t: t.critical == "failure" and t.success)
+    text = audit_text(path, seq, capsys)
+    assert f"Result: {test.total} against {test.difficulty}: success despite a critical failure, margin +" in text
+    assert main(["replay", str(path), "--narrate"]) == 0
+    told = next(line for line in capsys.readouterr().out.splitlines() if line.lstrip().startswith(f"{seq} "))
+    assert "success despite a critical failure" in told, told
