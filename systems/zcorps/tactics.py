@@ -290,6 +290,9 @@ class Context:
     bands: tuple[int, ...]
     threats: dict[Cell, float] = field(default_factory=dict)
     threat_by: dict[tuple[str, Cell], float] = field(default_factory=dict)
+    #: shots and option lists already worked out in this decision (the same shot comes back for each option)
+    shots: dict[tuple[object, ...], Shot | None] = field(default_factory=dict)
+    lists: dict[tuple[object, ...], list[Option]] = field(default_factory=dict)
 
 
 def _light_dice(enc: Encounter, cell: Cell) -> int:
@@ -369,7 +372,24 @@ def attack_shot(
     called: str | None,
     pool: int,
 ) -> Shot | None:
-    """The dice of a shot from ``cell`` at ``target`` (None: beyond long range)."""
+    """The dice of a shot from ``cell`` at ``target`` (None: beyond long range); kept for the decision."""
+    key = (weapon.name, target.id, cell, mode, nth, called, pool)
+    if key in ctx.shots:
+        return ctx.shots[key]
+    got = ctx.shots[key] = _attack_shot(ctx, weapon, target, cell, mode, nth, called, pool)
+    return got
+
+
+def _attack_shot(
+    ctx: Context,
+    weapon: Weapon,
+    target: ActorState,
+    cell: Cell,
+    mode: str,
+    nth: int,
+    called: str | None,
+    pool: int,
+) -> Shot | None:
     enc = ctx.enc
     r = R.rules(enc)
     tcell = (target.x, target.y)
@@ -458,7 +478,24 @@ def shot_options(
 
     ``pool_offset``: dice more (or fewer) than the actor's pool holds now (an extra action still to declare).
     ``quick``: a later shot's estimate: one target per shot, the nearest :data:`QUICK_TARGETS` foes.
+    The list is kept for the decision (the caller must not change it).
     """
+    key = (cell, here, partial, tuple(w.name for w in weapons), pool_offset, quick)
+    got = ctx.lists.get(key)
+    if got is None:
+        got = ctx.lists[key] = _shot_options(ctx, cell, here, partial, weapons, pool_offset, quick)
+    return got
+
+
+def _shot_options(
+    ctx: Context,
+    cell: Cell,
+    here: bool,
+    partial: bool,
+    weapons: Sequence[Weapon],
+    pool_offset: int,
+    quick: bool,
+) -> list[Option]:
     enc, actor = ctx.enc, ctx.actor
     out: list[Option] = []
     base_pool = pool_dice(enc, actor, partial=partial) + pool_offset
