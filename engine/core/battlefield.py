@@ -379,7 +379,11 @@ def battlefield_of(map_spec: Any) -> Battlefield:
 
 
 def grade_of(a: ActorState) -> int:
-    """An actor's worst wound level over its monitors (-1: unhurt): the grade the crowd buckets by."""
+    """An actor's worst wound level over its monitors (-1: unhurt): the grade the crowd buckets by.
+
+    An actor with hit points and no monitors (d100) is graded by the HP it has lost: the more hurt,
+    the higher.
+    """
     worst = -1
     for m in a.monitors.values():
         marked = m.marked
@@ -388,11 +392,13 @@ def grade_of(a: ActorState) -> int:
             while level > worst and not marked[level]:
                 level -= 1
             worst = level
+    if not a.monitors and a.hp is not None and a.hp_max is not None and a.hp < a.hp_max:
+        return a.hp_max - a.hp
     return worst
 
 
 _DISABLING_EVENTS = (E.ConditionSet, E.ConditionCleared, E.ActorFled, E.ActorSurrendered, E.ActorDied)
-_WOUND_EVENTS = (E.WoundMarked, E.WoundHealed, E.WoundWorsened)
+_WOUND_EVENTS = (E.WoundMarked, E.WoundHealed, E.WoundWorsened, E.HitPointsChanged)
 #: The events the crowd follows (every other event leaves it as it is).
 CROWD_EVENTS = frozenset((E.ActorEntered, E.Moved, *_DISABLING_EVENTS, *_WOUND_EVENTS))
 

@@ -212,7 +212,9 @@ class D100:
     def _perform(self, enc: Encounter, aid: str, plan: Plan) -> None:
         weapon = R.weapon_of(enc, aid, plan.weapon)
         if plan.kind == "shoot" and plan.target is not None:
-            choice = reaction(enc, plan.target, aid) if plan.target in enc.state.actors else "none"
+            choice = (
+                reaction(enc, plan.target, aid, plan.weapon, plan.mode) if plan.target in enc.state.actors else "none"
+            )
             R.shoot(enc, aid, plan.target, plan.weapon, plan.mode, choice)
         elif plan.kind == "clear" and weapon is not None:
             R.clear_jam(enc, aid, weapon)

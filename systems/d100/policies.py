@@ -28,6 +28,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.state import ActorState
 from fracas.core.system import policy_table
+from fracas.systems.d100 import tactics
 from fracas.systems.d100.resolution import (
     IS_PRONE,
     JAMMED,
@@ -36,7 +37,6 @@ from fracas.systems.d100.resolution import (
     WEAPON_DROPPED,
     can_dodge,
     can_parry,
-    distance,
     name,
     pos,
     sheet,
@@ -96,35 +96,34 @@ def enemies(enc: Encounter, actor: str) -> list[ActorState]:
 
 
 def _target(enc: Encounter, actor: str, most_hurt_first: bool) -> ActorState | None:
-    """The enemy to shoot: in sight, then (``most_hurt_first``) the most hurt, then the nearest, then by id.
+    """The enemy to shoot (rules editions 1-4): in sight, then (``most_hurt_first``) the most hurt, then the
+    nearest, then by id.
 
-    Without ``most_hurt_first`` the crowd index answers (fracas.core.battlefield) with no scan of every actor.
+    The crowd index answers (fracas.core.battlefield: it grades d100 actors by the HP they have lost), with
+    no scan of every actor: the worst grade that holds a foe able and in sight, its nearest; when no foe
+    in sight is hurt, the nearest of all.
     """
     me = enc.state.actors[actor]
     here = pos(me)
     field = enc.battlefield
     actors = enc.state.actors
-    if not most_hurt_first:
-        crowd = enc.crowd
-        accept = None
-        if field.opaque:
-
-            def accept(fid: str) -> bool:
-                return field.sees(here, pos(actors[fid]))
-
-        found = crowd.nearest(me.x, me.y, crowd.other_sides(me.side), accept=accept)
-        return actors[found[1][0]] if found is not None else None
-    foes = enemies(enc, actor)
+    crowd = enc.crowd
+    sides = crowd.other_sides(me.side)
+    accept = None
     if field.opaque:
-        foes = [f for f in foes if field.sees(here, pos(f))]
-    if len(foes) <= 1:  # a duel: nothing to rank
-        return foes[0] if foes else None
 
-    def key(f: ActorState) -> tuple[int, int, str]:
-        hurt = (f.hp or 0) - (f.hp_max or 0)
-        return (hurt, distance(here, pos(f)), f.id)
+        def accept(fid: str) -> bool:
+            return field.sees(here, pos(actors[fid]))
 
-    return min(foes, key=key)
+    if most_hurt_first:  # the crowd grades d100 actors by HP lost: the most hurt first
+        for grade in crowd.grades(sides):
+            if grade < 0:
+                break  # the unhurt: the nearest of all, below
+            found = crowd.nearest(me.x, me.y, sides, grades=(grade,), accept=accept)
+            if found is not None:
+                return actors[found[1][0]]
+    found = crowd.nearest(me.x, me.y, sides, accept=accept)
+    return actors[found[1][0]] if found is not None else None
 
 
 def decide(enc: Encounter, actor: str) -> Plan:
@@ -139,9 +138,18 @@ def decide(enc: Encounter, actor: str) -> Plan:
     return _ai_plan(enc, actor, spec, aim=True)
 
 
+def competent(enc: Encounter, policy: str) -> bool:
+    """Rules edition 5 (issue 16): the built-in AI policies but ``passive`` choose by expected value
+    (:mod:`fracas.systems.d100.tactics`); earlier editions keep the rule-of-thumb AI they were played with."""
+    return enc.rules.edition >= 5 and policy in POLICY_TABLE and policy != "passive"
+
+
 def _ai_plan(enc: Encounter, actor: str, spec: Actor, *, aim: bool) -> Plan:
     """The AI policies' plan; without ``aim``, a shot is only ``wait`` (whom to shoot is chosen at the count)."""
     policy = POLICY_TABLE[spec.policy]
+    if aim and competent(enc, spec.policy):
+        chosen = tactics.choose(enc, actor, spec.weapons, policy.mode)
+        return Plan(kind=chosen.kind, target=chosen.target, weapon=chosen.weapon, mode=chosen.mode)
     a = enc.state.actors[actor]
     if IS_PRONE in a.conditions:
         return Plan(kind="stand")
@@ -182,8 +190,10 @@ def round_start(enc: Encounter, actor: str) -> Plan:
     return _ai_plan(enc, actor, spec, aim=False)
 
 
-def reaction(enc: Encounter, defender: str, attacker: str) -> str:
-    """D100-REACT-1: the target's choice before the shot: its first possible reaction, else none."""
+def reaction(enc: Encounter, defender: str, attacker: str, weapon: str | None = None, mode: str | None = None) -> str:
+    """D100-REACT-1: the target's choice before the shot (``attacker``'s, with ``weapon`` in ``mode``, as
+    declared): under rules edition 5 the reaction that prevents the most expected harm (tactics.py), none
+    when none prevents any; before, its first possible reaction, else none."""
     policy = sheet(enc, defender).policy
     if policy == HUMAN:
         from fracas.systems.d100.human import human_reaction
@@ -191,6 +201,8 @@ def reaction(enc: Encounter, defender: str, attacker: str) -> str:
         return human_reaction(enc, defender, attacker)
     if policy not in POLICY_TABLE:
         return _registered_reaction(enc, policy, defender, attacker)
+    if competent(enc, policy):
+        return tactics.choose_reaction(enc, defender, attacker, weapon, mode, POLICY_TABLE[policy].reactions)
     for choice in POLICY_TABLE[policy].reactions:
         if choice == "parry" and can_parry(enc, defender):
             return "parry"

@@ -621,20 +621,45 @@ def _segment_distance2(p: Cell, a: Cell, b: Cell) -> Fraction:
 
 
 def stray_target(enc: Encounter, shooter: str, target: str) -> str | None:
-    """D100-ATK-2: the nearest other person within 2 m of the line of fire (nearest the line, then the shooter)."""
+    """D100-ATK-2: the nearest other person within 2 m of the line of fire (nearest the line, then the shooter).
+
+    Ties: the actor entered first. Only the cells within reach of the line's box are looked at (the crowd
+    knows who stands where, the fallen included), or every actor when that box holds more cells than actors.
+    """
     st = enc.state.actors
     a, b = pos(st[shooter]), pos(st[target])
     reach = rules(enc).stray_shot_metres
+    r = abs(reach)
+    x0, x1 = min(a[0], b[0]) - r, max(a[0], b[0]) + r
+    y0, y1 = min(a[1], b[1]) - r, max(a[1], b[1]) + r
+    if (x1 - x0 + 1) * (y1 - y0 + 1) < len(st):
+        cells = enc.crowd.cells
+        near: list[str] = []
+        for x in range(x0, x1 + 1):
+            for y in range(y0, y1 + 1):
+                near.extend(cells.get((x, y), ()))
+    else:
+        near = list(st)
+    order = entry_order(enc)
     best: tuple[Fraction, int, int, str] | None = None
-    for i, (aid, other) in enumerate(st.items()):
+    for aid in near:
+        other = st[aid]
         if aid in (shooter, target) or "dead" in other.conditions or "fled" in other.conditions:
             continue
         d2 = _segment_distance2(pos(other), a, b)
         if d2 <= reach * reach:
-            key = (d2, distance(a, pos(other)), i, aid)
+            key = (d2, distance(a, pos(other)), order[aid], aid)
             if best is None or key < best:
                 best = key
     return best[3] if best else None
+
+
+def entry_order(enc: Encounter) -> dict[str, int]:
+    """Each actor's place in the order the actors entered (the state's order), kept until another enters."""
+    order: dict[str, int] | None = enc.scratch.get("d100_entry_order")
+    if order is None or len(order) != len(enc.state.actors):
+        order = enc.scratch["d100_entry_order"] = {aid: i for i, aid in enumerate(enc.state.actors)}
+    return order
 
 
 def stray_shot(enc: Encounter, shooter: str, target: str, weapon: Weapon, mode: str) -> None:

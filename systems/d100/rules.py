@@ -36,8 +36,10 @@ class D100Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     # Rules edition (docs/rules-notes.md, "Rules editions"): 1 = the readings of fracas 0.1.0 (a log
     # header without this field is edition 1, so its fight re-simulates as it was played); 2 to 4 =
-    # the rules-as-written readings of issue 13, landed in steps. A scenario may pin an older one.
-    edition: int = 4
+    # the rules-as-written readings of issue 13, landed in steps; 5 = the competent AI of issue 16
+    # (systems/d100/tactics.py: shots and reactions by their exact expected worth). A scenario may
+    # pin an older one.
+    edition: int = 5
 
     # D100-INIT-1: DEX bonus by DEX, [highest DEX, bonus]; above the last row
     # +1 per `dex_bonus_step` more points.

@@ -29,6 +29,9 @@ from fracas.core.log import read_log
 from fracas.core.system import forget_plugins, get_system
 from fracas.services.batch import build_scenario, read_scenario_text
 from fracas.services.run import run_scenario
+from fracas.systems.d100 import resolution as DR
+from fracas.systems.d100.odds import odds as d100_odds
+from fracas.systems.d100.policies import Plan as DPlan
 from fracas.systems.point_zero import resolution as PR
 from fracas.systems.point_zero.odds import at_least
 from fracas.systems.point_zero.policies import Plan as PZPlan
@@ -173,12 +176,56 @@ def zc_reference(enc: Encounter, actor: str) -> ZCPlan:
     return ZCPlan(kind="shoot", targets=[best[2]], weapon=gun.name, mode=best[3])
 
 
+# ------------------------------------------------------------------ d100
+
+
+def d100_reference(enc: Encounter, actor: str) -> DPlan:
+    """Shoot the foe in sight with the best exact P(hit) x mean damage through its armour; reload when empty."""
+    a = enc.state.actors[actor]
+    spec = DR.sheet(enc, actor)
+    guns = [w for w in spec.weapons if a.weapons.get(w.name, "ready") == "ready"]
+    if not guns:
+        return DPlan(kind="nothing")
+    gun = guns[0]
+    if a.ammo.get(gun.name, 0) <= 0:
+        return DPlan(kind="reload", weapon=gun.name) if a.spare.get(gun.name, 0) else DPlan(kind="nothing")
+    skill = spec.skills.get(gun.skill, 0) + sum(m.value for m in DR.standing_modifiers(enc, actor, "attack"))
+    groups, flat = DR.dice_terms(gun.damage)
+    mean = flat + sum(n * (sides + 1) / 2 for n, sides in groups)
+    best: tuple[float, str] | None = None
+    for f in enc.state.actors.values():
+        if f.side == a.side or not f.can_act() or not enc.battlefield.sees((a.x, a.y), (f.x, f.y)):
+            continue
+        armour = DR.rules(enc).armour.get(DR.sheet(enc, f.id).armour, 0)
+        worth = float(d100_odds(skill).p_success) * max(mean - armour, 0.5)
+        if best is None or (-worth, f.id) < (-best[0], best[1]):
+            best = (worth, f.id)
+    if best is None:
+        return DPlan(kind="nothing")
+    return DPlan(kind="shoot", target=best[1], weapon=gun.name, mode=gun.modes[0])
+
+
+def _d100_reference_reaction(enc: Encounter, defender: str, attacker: str) -> str:
+    """Dodge when the dodge, with its penalties, succeeds half the time; else parry with a shield; else nothing."""
+    spec = DR.sheet(enc, defender)
+    further = DR.rules(enc).further_reaction * DR.reactions_used(enc, defender)
+    if DR.can_dodge(enc, defender) and spec.skills.get("dodge", 0) + further >= 50:
+        return "dodge"
+    if DR.can_parry(enc, defender) and spec.parry_object in DR.rules(enc).shields:
+        return "parry"
+    return "none"
+
+
+d100_reference.reaction = _d100_reference_reaction  # type: ignore[attr-defined]
+
+
 # ------------------------------------------------------------------- runs
 
 #: The reference policies by system, as entry points name them (this module, importable by its name).
 ENTRY_POINTS = {
     "fracas.policies.point_zero": {REFERENCE: f"{__name__}:pz_reference"},
     "fracas.policies.zcorps": {REFERENCE: f"{__name__}:zc_reference"},
+    "fracas.policies.d100": {REFERENCE: f"{__name__}:d100_reference"},
 }
 
 
@@ -239,7 +286,15 @@ def gap_interval(won: int, lost: int, n: int) -> tuple[float, float, float]:
     return gap, gap - half, gap + half
 
 
-CASES = [("point_zero", "aggressive"), ("point_zero", "cautious"), ("zcorps", "aggressive"), ("zcorps", "cautious")]
+CASES = [
+    ("point_zero", "aggressive"),
+    ("point_zero", "cautious"),
+    ("zcorps", "aggressive"),
+    ("zcorps", "cautious"),
+    ("d100", "security"),
+    ("d100", "raider"),
+    ("d100", "aggressive"),
+]
 
 
 @pytest.mark.parametrize(("system", "builtin"), CASES, ids=[f"{s}-{b}" for s, b in CASES])
@@ -266,6 +321,7 @@ def test_builtin_policy_is_not_beaten_by_the_reference_over_many_seeds(system: s
 def test_the_reference_is_registered_and_really_plays(tmp_path: Path) -> None:
     # an adversary check on the harness: the system lists it, the log names it, both seats win some duels
     assert REFERENCE in get_system("point_zero").policies and REFERENCE in get_system("zcorps").policies
+    assert REFERENCE in get_system("d100").policies
     path = ROOT / "scenarios" / "point_zero" / "duel.toml"
     seated = _seated(path, {"rook": REFERENCE, "jinx": REFERENCE})
     log = tmp_path / "reference-duel.jsonl"

@@ -1,0 +1,424 @@
+"""d100 tactics: competent decisions by expected value with the exact odds (issue 16, rules edition 5).
+
+d100 has no movement, no range bands, no aiming step and no cover rule
+(docs/rules-notes.md): an actor chooses whom to shoot, with which weapon and
+mode, what to do about a weapon that is empty, jammed or dropped, and how to
+react when it is shot at. Each choice is scored with the exact odds of
+:mod:`fracas.systems.d100.odds` and the same modifiers the resolution will
+apply (wounds, tetanus, off balance, prone, the further-reaction penalty):
+
+- **the worth of a hit** on a target: in lethal mode (D100-LETHAL-1,
+  D100-HP-1) the chance the hit puts it down (a single hit >= max HP, HP left
+  <= 2, or a major wound's failed CON x 5) plus :data:`HARM_SHARE` of the
+  share of its HP taken, over the exact damage distribution (a critical does
+  the maximum), less armour and any parry reduction; in stun mode
+  (D100-STUN-1) the chance it is paralysed (CON x (4 - 1D4) failed) plus
+  :data:`TETANISED_WORTH` for tetanised; nothing through sealed armour.
+- **the worth of a shot**: P(the weapon fires: Panne, then Luck; D100-JAM-1)
+  x the worth of a hit over the target's reaction bands (D100-DODGE-1,
+  D100-PARRY-1) and the attack bands (D100-ATK-1, D100-CRIT-1). The target's
+  reaction is the one :func:`best_reaction` chooses for it (none for a
+  ``passive`` target).
+- **the shot taken**: the best worth over the candidate targets, the weapons
+  ready and loaded and the modes (the style's mode first: ``security`` stuns,
+  ``raider`` shoots to kill; the other mode only where the style's does
+  nothing, e.g. a stun against sealed armour). No shot worth nothing is
+  taken. A jammed, dropped or empty weapon is readied instead when the best
+  loaded one is worth less than :data:`BACKUP_SHARE` of it; a prone actor
+  shoots from the ground (prone only costs -20 to dodge) and stands up only
+  when there is nothing to shoot.
+- **the reaction** (D100-REACT-1): the one that prevents the most expected
+  harm (the same worth, from the target's side); none when neither prevents
+  anything: a parry without a shield prevents nothing against gunfire and
+  risks the attacker's +10, and a third reaction at -40 may be worse than
+  none.
+- **candidate targets**, with no scan of every actor: the foes in sight
+  nearest the shooter (at least :data:`NEAREST`, by the crowd index) and the
+  most hurt in sight (up to :data:`MOST_HURT` from the :data:`MOST_HURT` worst
+  grades: the crowd grades d100 actors by the HP they have lost), so focus fire
+  on a foe that can be put down reaches across the map. Ties: the nearer, then
+  by id.
+
+Policies are deterministic: no randomness, so a replay needs no AI code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fracas.core.encounter import Encounter
+from fracas.core.state import ActorState
+from fracas.systems.d100 import resolution as R
+from fracas.systems.d100.odds import TEST_BANDS, test_bands
+from fracas.systems.d100.rules import ALL_DAMAGE, D100Rules
+from fracas.systems.d100.sheet import Weapon
+
+#: The share of the target's HP taken that a hit is worth besides the chance it puts the target down.
+HARM_SHARE = 0.25
+#: What leaving a target tetanised (not paralysed) is worth (-10 to its rolls for a few rounds).
+TETANISED_WORTH = 0.15
+#: A loaded backup weapon is fired rather than readying a better one when it is worth this share of it.
+BACKUP_SHARE = 0.5
+#: Candidate targets: at least this many of the nearest foes in sight ...
+NEAREST = 4
+#: ... and this many of the most hurt foes in sight.
+MOST_HURT = 4
+#: The largest sum of dice whose distribution is counted exactly; a larger damage code counts its mean.
+EXACT_PIPS = 400
+#: Below this, two worths are the same (float noise).
+EPSILON = 1e-9
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A shot the actor can take, and what it is worth."""
+
+    worth: float
+    weapon: str
+    mode: str
+    target: str
+
+
+# ------------------------------------------------------------ exact odds
+
+
+@lru_cache(maxsize=1024)
+def attack_odds(effective: int) -> tuple[float, float]:
+    """D100-ATK-1, D100-CRIT-1: (P critical success, P plain success) of an attack at this modified skill."""
+    bands = test_bands(effective, 0, attack=True)
+    return float(bands["critical_success"]), float(bands["success"])
+
+
+@lru_cache(maxsize=1024)
+def reaction_odds(effective: int) -> tuple[float, ...]:
+    """D100-CRIT-1: P of each band of :data:`TEST_BANDS` (a dodge, a parry, a CON roll) at this modified skill."""
+    bands = test_bands(effective, 0, attack=False)
+    return tuple(float(bands[b]) for b in TEST_BANDS)
+
+
+def success_chance(effective: int) -> float:
+    odds = reaction_odds(effective)
+    return odds[0] + odds[1]
+
+
+@lru_cache(maxsize=256)
+def damage_distribution(code: str) -> tuple[tuple[tuple[int, float], ...], int, int]:
+    """(P of each sum of the dice, the flat bonus, the largest sum) of a damage code such as ``2d6+2``.
+
+    Exact up to :data:`EXACT_PIPS`; a larger code (a scenario may ask for 60d1000) counts its mean sum.
+    """
+    groups, flat = R.dice_terms(code)
+    top = sum(n * sides for n, sides in groups)
+    if top > EXACT_PIPS:
+        mean = sum(n * (sides + 1) for n, sides in groups) // 2
+        return ((mean, 1.0),), flat, top
+    dist: dict[int, float] = {0: 1.0}
+    for n, sides in groups:
+        for _ in range(n):
+            step: dict[int, float] = {}
+            for total, p in dist.items():
+                share = p / sides
+                for face in range(1, sides + 1):
+                    step[total + face] = step.get(total + face, 0.0) + share
+            dist = step
+    return tuple(sorted(dist.items())), flat, top
+
+
+def _loss_worth(loss: int, hp: int, hp_max: int, major_fail: float) -> float:
+    """D100-HP-1: the chance a loss of ``loss`` HP puts the target down, plus the share of HP it takes."""
+    if loss <= 0:
+        return 0.0
+    if loss >= hp_max or hp - loss <= 2:  # dead, dying, or unconscious at HP 1-2
+        down = 1.0
+    elif 2 * loss >= hp_max:  # a major wound: CON x 5 or knocked out
+        down = major_fail
+    else:
+        down = 0.0
+    return down + HARM_SHARE * min(loss, max(hp, 0)) / max(hp_max, 1)
+
+
+@lru_cache(maxsize=8192)
+def lethal_worth(
+    code: str, stopped: int, hp: int, hp_max: int, major_skill: int, critical_max: bool
+) -> tuple[float, float]:
+    """D100-LETHAL-1: (worth of a plain hit, worth of a critical hit) when ``stopped`` points are taken off."""
+    dist, flat, top = damage_distribution(code)
+    major_fail = 1.0 - success_chance(major_skill)
+    plain = 0.0
+    for total, p in dist:
+        plain += p * _loss_worth(total + flat - stopped, hp, hp_max, major_fail)
+    critical = _loss_worth(top + flat - stopped, hp, hp_max, major_fail) if critical_max else plain
+    return plain, critical
+
+
+@lru_cache(maxsize=1024)
+def paralysis_chance(con: int) -> float:
+    """D100-STUN-1: P(a stunned target is paralysed): 1D4 sets CON x (4 - 1D4); x 0, or a failed roll."""
+    p = 0.0
+    for d4 in range(1, 5):
+        multiplier = 4 - d4
+        p += 0.25 * (1.0 if multiplier <= 0 else 1.0 - success_chance(con * multiplier))
+    return p
+
+
+# ------------------------------------------------------------ one shot
+
+
+def rules(enc: Encounter) -> D100Rules:
+    return R.rules(enc)
+
+
+def hit_worth(enc: Encounter, weapon: Weapon, mode: str, target: str, reduction: int) -> tuple[float, float]:
+    """(worth of a plain hit, worth of a critical hit) of ``weapon`` in ``mode`` on ``target``."""
+    spec = R.sheet(enc, target)
+    if mode == "stun":
+        if spec.sealed:
+            return 0.0, 0.0
+        p = paralysis_chance(spec.characteristics.CON)
+        worth = p + TETANISED_WORTH * (1.0 - p)
+        return worth, worth
+    if reduction == ALL_DAMAGE:
+        return 0.0, 0.0
+    r = rules(enc)
+    a = enc.state.actors[target]
+    con = spec.characteristics.CON
+    return lethal_worth(
+        weapon.damage,
+        r.armour.get(spec.armour, 0) + reduction,
+        a.hp or 0,
+        a.hp_max or 0,
+        con * r.major_wound_multiplier,
+        r.critical_max_damage,
+    )
+
+
+def attack_skill(enc: Encounter, shooter: str, weapon: Weapon) -> int:
+    """D100-ATK-1: the shooter's weapon skill with its standing modifiers (wounds, tetanus, off balance)."""
+    base = R.sheet(enc, shooter).skills.get(weapon.skill, 0)
+    return base + sum(m.value for m in R.standing_modifiers(enc, shooter, "attack"))
+
+
+def reaction_outcomes(enc: Encounter, defender: str, choice: str) -> list[tuple[float, int, int]]:
+    """D100-REACT-1, D100-DODGE-1, D100-PARRY-1: (P, attacker's modifier, damage reduction) of each band."""
+    if choice == "none":
+        return [(1.0, 0, 0)]
+    r = rules(enc)
+    spec = R.sheet(enc, defender)
+    skill = spec.skills.get(choice, 0) + sum(m.value for m in R.standing_modifiers(enc, defender, choice))
+    skill += r.further_reaction * R.reactions_used(enc, defender)
+    odds = reaction_odds(skill)
+    if choice == "dodge":
+        return [(p, r.dodge_modifiers.get(band, 0), 0) for band, p in zip(TEST_BANDS, odds, strict=True)]
+    obj = spec.parry_object or "improvised"
+    base = r.parry_reduction.get(obj, 0) if obj in r.shields else 0
+    num, den = r.parry_critical_multiplier
+    critical = ALL_DAMAGE if base == ALL_DAMAGE else base * num // den
+    out = [(odds[0], 0, critical), (odds[1], 0, base), (odds[2], 0, 0), (odds[3], r.parry_fumble_bonus, 0)]
+    return out
+
+
+def harm(enc: Encounter, shooter: str, weapon: Weapon, mode: str, target: str, choice: str) -> float:
+    """The expected worth of the shot's hit on ``target`` when it reacts with ``choice`` (the weapon fires)."""
+    skill = attack_skill(enc, shooter, weapon)
+    total = 0.0
+    for p, modifier, reduction in reaction_outcomes(enc, target, choice):
+        if p <= 0.0:
+            continue
+        plain, critical = hit_worth(enc, weapon, mode, target, reduction)
+        if plain <= 0.0 and critical <= 0.0:
+            continue
+        p_critical, p_plain = attack_odds(skill + modifier)
+        total += p * (p_critical * critical + p_plain * plain)
+    return total
+
+
+def reactions_possible(enc: Encounter, defender: str, order: Sequence[str]) -> list[str]:
+    out = []
+    for choice in order:
+        if choice == "parry" and R.can_parry(enc, defender):
+            out.append("parry")
+        elif choice == "dodge" and R.can_dodge(enc, defender):
+            out.append("dodge")
+    return out
+
+
+def best_reaction(
+    enc: Encounter, defender: str, attacker: str, weapon: Weapon, mode: str, order: Sequence[str] = ("dodge", "parry")
+) -> str:
+    """D100-REACT-1: the reaction that prevents the most expected harm; none when none prevents any.
+
+    ``order``: the style's preference, which only breaks an exact tie between two reactions.
+    """
+    best, least = "none", harm(enc, attacker, weapon, mode, defender, "none")
+    for choice in reactions_possible(enc, defender, order):
+        h = harm(enc, attacker, weapon, mode, defender, choice)
+        if h < least - EPSILON:
+            best, least = choice, h
+    return best
+
+
+def fire_chance(enc: Encounter, shooter: str, weapon: Weapon) -> float:
+    """D100-JAM-1: P(the weapon fires): Panne roll below the value, else a Luck roll."""
+    panne = min(max(weapon.panne - 1, 0), 100) / 100
+    luck = enc.state.actors[shooter].resources.get("luck", 0)
+    return panne + (1.0 - panne) * success_chance(luck)
+
+
+def expected_reaction(enc: Encounter, target: str, shooter: str, weapon: Weapon, mode: str) -> str:
+    """The reaction a shooter expects: none from a ``passive`` target, else the competent one."""
+    if R.sheet(enc, target).policy == "passive":
+        return "none"
+    return best_reaction(enc, target, shooter, weapon, mode)
+
+
+def shot_worth(enc: Encounter, shooter: str, weapon: Weapon, mode: str, target: str) -> float:
+    choice = expected_reaction(enc, target, shooter, weapon, mode)
+    return fire_chance(enc, shooter, weapon) * harm(enc, shooter, weapon, mode, target, choice)
+
+
+# ------------------------------------------------------------ targets
+
+
+def candidates(enc: Encounter, actor: str) -> list[ActorState]:
+    """The foes worth weighing: the nearest in sight and the most hurt in sight, in id order (no full scan)."""
+    me = enc.state.actors[actor]
+    here = (me.x, me.y)
+    field = enc.battlefield
+    actors = enc.state.actors
+    crowd = enc.crowd
+    sides = crowd.other_sides(me.side)
+    chosen: dict[str, None] = {}
+
+    def sees(fid: str) -> bool:
+        return not field.opaque or field.sees(here, R.pos(actors[fid]))
+
+    def fresh(fid: str) -> bool:
+        return fid not in chosen and sees(fid)
+
+    while len(chosen) < NEAREST:
+        found = crowd.nearest(me.x, me.y, sides, accept=fresh)
+        if found is None:
+            break
+        chosen.update(dict.fromkeys(found[1][: NEAREST - len(chosen)]))  # ties at one distance: by id
+    hurt = 0
+    for grade in crowd.grades(sides)[:MOST_HURT]:  # the crowd grades d100 actors by HP lost
+        if grade < 0 or hurt >= MOST_HURT:
+            break
+        found = crowd.nearest(me.x, me.y, sides, grades=(grade,), accept=fresh)
+        if found is not None:
+            ids = found[1][: MOST_HURT - hurt]
+            chosen.update(dict.fromkeys(ids))
+            hurt += len(ids)
+    return [actors[fid] for fid in sorted(chosen)]
+
+
+def modes_in_order(weapon: Weapon, preferred: str) -> list[str]:
+    """The style's mode first when the weapon has it, then the weapon's other modes."""
+    first = preferred if preferred in weapon.modes else weapon.modes[0]
+    return [first, *(m for m in weapon.modes if m != first)]
+
+
+def best_shot(
+    enc: Encounter, actor: str, weapons: Sequence[Weapon], preferred: str, foes: Sequence[ActorState]
+) -> Shot | None:
+    """The shot worth the most (the style's mode unless it does nothing); None when none is worth anything."""
+    here = R.pos(enc.state.actors[actor])
+    best: tuple[float, int, int, str] | None = None
+    found: Shot | None = None
+    for index, weapon in enumerate(weapons):
+        for foe in foes:
+            for mode in modes_in_order(weapon, preferred):
+                worth = shot_worth(enc, actor, weapon, mode, foe.id)
+                if worth > EPSILON:
+                    break
+            else:
+                continue
+            key = (-worth, R.distance(here, R.pos(foe)), index, foe.id)
+            if best is None or key < best:
+                best, found = key, Shot(worth=worth, weapon=weapon.name, mode=mode, target=foe.id)
+    return found
+
+
+#: What readying a weapon is, by its state (D100-ATK-2, D100-JAM-1, D100-TURN-1).
+READYING = {R.WEAPON_DROPPED: "pickup", R.JAMMED: "clear", R.SERIOUSLY_JAMMED: "unjam"}
+
+
+def readying(enc: Encounter, actor: str, weapon: Weapon) -> str | None:
+    """The action that would make ``weapon`` shoot again, or None (it is ready and loaded, or beyond help)."""
+    a = enc.state.actors[actor]
+    state = a.weapons.get(weapon.name, R.READY)
+    if state in READYING:
+        return READYING[state]
+    if state == R.READY and a.ammo.get(weapon.name, 0) <= 0 and a.spare.get(weapon.name, 0) > 0:
+        return "reload"
+    return None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the competent core chooses: a kind of plan, and its weapon, target and mode."""
+
+    kind: str  # shoot | reload | clear | unjam | pickup | stand | nothing
+    weapon: str | None = None
+    target: str | None = None
+    mode: str = "lethal"
+
+
+def choose(enc: Encounter, actor: str, weapons: Sequence[Weapon], preferred: str) -> Choice:
+    """D100-TURN-1: the competent choice of ``actor`` on its turn (see the module docstring)."""
+    a = enc.state.actors[actor]
+    loaded = [w for w in weapons if a.weapons.get(w.name, R.READY) == R.READY and a.ammo.get(w.name, 0) > 0]
+    fixable = [(w, kind) for w in weapons if (kind := readying(enc, actor, w)) is not None]
+    foes = candidates(enc, actor)
+    shot = best_shot(enc, actor, loaded, preferred, foes) if foes and loaded else None
+    if fixable:
+        weapon, kind = fixable[0]
+        if shot is None:
+            return Choice(kind=kind, weapon=weapon.name)
+        if kind != "unjam":  # a serious jam takes 1D6 rounds of work: the loaded weapon shoots meanwhile
+            potential = best_shot(enc, actor, [weapon], preferred, foes)
+            if potential is not None and shot.worth < BACKUP_SHARE * potential.worth:
+                return Choice(kind=kind, weapon=weapon.name)
+    if shot is not None:
+        return Choice(kind="shoot", weapon=shot.weapon, target=shot.target, mode=shot.mode)
+    if R.IS_PRONE in a.conditions:
+        return Choice(kind="stand")
+    return Choice(kind="nothing")
+
+
+def choose_reaction(
+    enc: Encounter, defender: str, attacker: str, weapon: str | None, mode: str | None, order: Sequence[str]
+) -> str:
+    """D100-REACT-1: the competent reaction to ``attacker``'s declared shot (its weapon and mode)."""
+    gun = R.weapon_of(enc, attacker, weapon) if weapon is not None else None
+    if gun is None:
+        gun = next(iter(R.sheet(enc, attacker).weapons), None)
+    if gun is None:
+        return "none"
+    shot_mode = mode if mode is not None and mode in gun.modes else gun.modes[0]
+    return best_reaction(enc, defender, attacker, gun, shot_mode, order)
+
+
+__all__ = [
+    "BACKUP_SHARE",
+    "HARM_SHARE",
+    "MOST_HURT",
+    "NEAREST",
+    "TETANISED_WORTH",
+    "Choice",
+    "Shot",
+    "attack_odds",
+    "best_reaction",
+    "best_shot",
+    "candidates",
+    "choose",
+    "choose_reaction",
+    "damage_distribution",
+    "harm",
+    "lethal_worth",
+    "paralysis_chance",
+    "reaction_outcomes",
+    "shot_worth",
+]
