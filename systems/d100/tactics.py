@@ -32,12 +32,14 @@ apply (wounds, tetanus, off balance, prone, the further-reaction penalty):
   anything: a parry without a shield prevents nothing against gunfire and
   risks the attacker's +10, and a third reaction at -40 may be worse than
   none.
-- **candidate targets**, with no scan of every actor: the foes in sight
-  nearest the shooter (at least :data:`NEAREST`, by the crowd index) and the
-  most hurt in sight (up to :data:`MOST_HURT` from the :data:`MOST_HURT` worst
-  grades: the crowd grades d100 actors by the HP they have lost), so focus fire
-  on a foe that can be put down reaches across the map. Ties: the nearer, then
-  by id.
+- **candidate targets**, with no scan of every actor: the actor looks at the
+  :data:`LOOKED_AT` foes nearest it (by the crowd index) and weighs the first
+  :data:`NEAREST` of them it sees, and the nearest foe of each of the
+  :data:`MOST_HURT` worst hurt grades (the crowd grades d100 actors by the HP
+  they have lost) when it sees that foe, so focus fire on a foe that can be put
+  down reaches across the map. A foe hidden behind walls among many others is
+  not searched for beyond that: the work of a decision stays bounded whatever
+  the walls hide. Ties: the nearer, then by id.
 
 Policies are deterministic: no randomness, so a replay needs no AI code.
 """
@@ -61,9 +63,11 @@ HARM_SHARE = 0.25
 TETANISED_WORTH = 0.15
 #: A loaded backup weapon is fired rather than readying a better one when it is worth this share of it.
 BACKUP_SHARE = 0.5
-#: Candidate targets: at least this many of the nearest foes in sight ...
+#: Candidate targets: an actor looks at this many of the foes nearest it (in sight or not) ...
+LOOKED_AT = 16
+#: ... weighs at most this many of those it sees ...
 NEAREST = 4
-#: ... and this many of the most hurt foes in sight.
+#: ... and the nearest foe of each of this many worst hurt grades, when it sees that foe.
 MOST_HURT = 4
 #: The largest sum of dice whose distribution is counted exactly; a larger damage code counts its mean.
 EXACT_PIPS = 400
@@ -282,35 +286,39 @@ def shot_worth(enc: Encounter, shooter: str, weapon: Weapon, mode: str, target: 
 
 
 def candidates(enc: Encounter, actor: str) -> list[ActorState]:
-    """The foes worth weighing: the nearest in sight and the most hurt in sight, in id order (no full scan)."""
+    """The foes worth weighing, in id order: of the :data:`LOOKED_AT` foes nearest the actor (in sight or
+    not) and the nearest of each of the :data:`MOST_HURT` worst hurt grades, those it sees; at most
+    :data:`NEAREST` of the nearest. Bounded work: a few crowd searches and sight lines, whatever the crowd
+    and whatever walls hide (no scan of every actor)."""
     me = enc.state.actors[actor]
     here = (me.x, me.y)
     field = enc.battlefield
     actors = enc.state.actors
     crowd = enc.crowd
     sides = crowd.other_sides(me.side)
-    chosen: dict[str, None] = {}
+    looked: dict[str, None] = {}
+
+    def fresh(fid: str) -> bool:
+        return fid not in looked
+
+    while len(looked) < LOOKED_AT:
+        found = crowd.nearest(me.x, me.y, sides, accept=fresh)
+        if found is None:
+            break
+        looked.update(dict.fromkeys(found[1][: LOOKED_AT - len(looked)]))  # ties at one distance: by id
 
     def sees(fid: str) -> bool:
         return not field.opaque or field.sees(here, R.pos(actors[fid]))
 
-    def fresh(fid: str) -> bool:
-        return fid not in chosen and sees(fid)
-
-    while len(chosen) < NEAREST:
-        found = crowd.nearest(me.x, me.y, sides, accept=fresh)
-        if found is None:
-            break
-        chosen.update(dict.fromkeys(found[1][: NEAREST - len(chosen)]))  # ties at one distance: by id
-    hurt = 0
+    chosen = [fid for fid in looked if sees(fid)][:NEAREST]
     for grade in crowd.grades(sides)[:MOST_HURT]:  # the crowd grades d100 actors by HP lost
-        if grade < 0 or hurt >= MOST_HURT:
+        if grade < 0:
             break
-        found = crowd.nearest(me.x, me.y, sides, grades=(grade,), accept=fresh)
+        found = crowd.nearest(me.x, me.y, sides, grades=(grade,))
         if found is not None:
-            ids = found[1][: MOST_HURT - hurt]
-            chosen.update(dict.fromkeys(ids))
-            hurt += len(ids)
+            fid = found[1][0]
+            if fid not in chosen and sees(fid):
+                chosen.append(fid)
     return [actors[fid] for fid in sorted(chosen)]
 
 
@@ -404,6 +412,7 @@ def choose_reaction(
 __all__ = [
     "BACKUP_SHARE",
     "HARM_SHARE",
+    "LOOKED_AT",
     "MOST_HURT",
     "NEAREST",
     "TETANISED_WORTH",

@@ -94,8 +94,9 @@ def test_a_bad_rules_override_is_refused(tmp_path: Path) -> None:
     assert str(info.value) == f"{path}:10:1: $.rules.dex_bonus_step: expected `int`, got `str`"
 
 
-def test_corridor_seed_5_shows_reactions_malfunctions_fumbles_stuns_and_wounds(tmp_path: Path) -> None:
-    fight = run_fight(CORRIDOR, tmp_path, seed="5")
+def test_corridor_seeds_72_and_6_show_reactions_malfunctions_fumbles_stuns_and_wounds(tmp_path: Path) -> None:
+    # rules edition 5 (the competent AI) plays other fights than edition 4's seed 5, which held all of it
+    fight = run_fight(CORRIDOR, tmp_path, seed="72")
     reactions = {e.action for e in fight.events(E.ActionDeclared) if e.rule == "D100-REACT-1"}
     assert reactions == {"dodge", "parry"}
     purposes = [d.purpose for d in fight.events(E.DiceRolled)]
@@ -103,6 +104,10 @@ def test_corridor_seed_5_shows_reactions_malfunctions_fumbles_stuns_and_wounds(t
     assert any(p.startswith("malfunction table") for p in purposes)
     assert any(p.startswith("fumble table") for p in purposes)
     assert {w.state for w in fight.events(E.WeaponStateChanged)} >= {"jammed", "seriously jammed"}
+    assert fight.result.winner == "security"
+    (tmp_path / "6").mkdir()
+    fight = run_fight(CORRIDOR, tmp_path / "6", seed="6")
+    assert {e.action for e in fight.events(E.ActionDeclared) if e.rule == "D100-REACT-1"} == {"dodge", "parry"}
     conditions = {c.condition for c in fight.events(E.ConditionSet)}
     assert {"paralysed", "prone", "unconscious", "wounded"} <= conditions
     assert any(h.delta < 0 for h in fight.events(E.HitPointsChanged))

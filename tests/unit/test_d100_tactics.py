@@ -300,3 +300,45 @@ def test_edition_4_targets_are_the_ones_the_full_scan_found(monkeypatch: pytest.
     for seed in range(1, 16):
         run_scenario(loaded, seed=str(seed))
     assert checked > 200
+
+
+def test_a_wall_hiding_every_foe_does_not_make_a_decision_search_every_foe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an adversary's map: a full wall between Ann and 150 foes, so no sight line finds a target; each
+    # decision still draws a bounded number of sight lines (edition 4 drew one to every foe)
+    others = [
+        copy.deepcopy(BOB) | {"id": f"foe{i:03d}", "name": f"Foe {i}", "position": [10 + i % 10, i // 10]}
+        for i in range(150)
+    ]
+    doc_walls = [{"name": "wall", "x": 5, "y": 0, "w": 1, "h": 16, "height": "full"}]
+    lines: list[tuple[Any, Any]] = []
+    a, b = copy.deepcopy(ANN), copy.deepcopy(BOB) | {"position": [12, 15]}
+    doc: dict[str, Any] = {
+        "system": "d100",
+        "name": "behind the wall",
+        "round_limit": 5,
+        "map": {"width": 20, "height": 16, "walls": doc_walls},
+        "sides": [{"id": "a"}, {"id": "b"}],
+        "actors": [a, b, *others],
+    }
+    path = tmp_path / "wall.toml"
+    path.write_text(tomli_w.dumps(doc), encoding="utf-8")
+    for edition in (4, 5):
+        doc["rules"] = {"edition": edition}
+        path.write_text(tomli_w.dumps(doc), encoding="utf-8")
+        enc = encounter_for(path)
+        real = type(enc.battlefield).sees
+
+        def counted(field: Any, x: Any, y: Any, real: Any = real) -> bool:
+            lines.append((x, y))
+            return bool(real(field, x, y))
+
+        monkeypatch.setattr(type(enc.battlefield), "sees", counted)
+        lines.clear()
+        assert _plan(enc).kind == "nothing"
+        if edition == 4:
+            assert len(lines) >= 151  # one sight line to every foe
+        else:
+            assert 0 < len(lines) <= T.LOOKED_AT + T.MOST_HURT
+        monkeypatch.undo()
