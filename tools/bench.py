@@ -986,10 +986,27 @@ def open_map(actors: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def actor_round_us(actors: int, tmp: Path, repeat: int = 1) -> dict[str, float]:
+def d100_open_map(actors: int) -> str:
+    """:func:`open_map` for d100: the same two battle lines, security officers against raiders with pistols."""
+    text = open_map(actors).replace('system = "point_zero"', 'system = "d100"')
+    head, *actors_text = text.split("[[actors]]")
+    gunman = (
+        "characteristics = { DEX = 12, CON = 13, POU = 11 }\nhp = 12\n"
+        "skills = { handgun = 50, dodge = 40, mechanics = 30 }\n"
+        'weapons = [{ name = "pistol", skill = "handgun", damage = "1d10+2", panne = 95, ammo = 8, reloads = 2 }]\n'
+    )
+    out = [head]
+    for block in actors_text:
+        keep = block.split("attributes = ")[0]
+        policy = 'policy = "security"\n' if 'side = "a"' in keep else 'policy = "raider"\n'
+        out.append(keep + policy + gunman)
+    return "[[actors]]".join(out)
+
+
+def actor_round_us(actors: int, tmp: Path, repeat: int = 1, system: str = "point_zero") -> dict[str, float]:
     """CPU µs of one actor-round on :func:`open_map` (JSONL log, seed 1; best of ``repeat``)."""
-    path = tmp / f"open-{actors}.toml"
-    path.write_text(open_map(actors), encoding="utf-8")
+    path = tmp / f"open-{system}-{actors}.toml"
+    path.write_text(open_map(actors) if system == "point_zero" else d100_open_map(actors), encoding="utf-8")
     loaded = load_scenario(path)
     best = math.inf
     result = None
@@ -1018,6 +1035,14 @@ def bench_scale(tmp: Path, quick: bool, say: Callable[[str], None]) -> dict[str,
     say(f"actor-round at {large:>5}     {high['us_per_actor_round']:11.0f} µs ({high['events']} events)")
     say(f"ratio {large}/{small}          {ratio:11.2f} (target <= 1.5)")
     out: dict[str, Any] = {"small": low, "large": high, "ratio": ratio, "ten_thousand": None, "horde": None}
+    d_low = actor_round_us(small, tmp, repeat=3, system="d100")
+    d_high = actor_round_us(large, tmp, repeat=1 if quick else 2, system="d100")
+    d_ratio = d_high["us_per_actor_round"] / d_low["us_per_actor_round"]
+    say(
+        f"d100 actor-round at {small} / {large}: {d_low['us_per_actor_round']:.0f} / "
+        f"{d_high['us_per_actor_round']:.0f} µs, ratio {d_ratio:.2f} (the same open map, security against raiders)"
+    )
+    out["d100"] = {"small": d_low, "large": d_high, "ratio": d_ratio}
     if not quick:
         big = actor_round_us(10_000, tmp)
         say(

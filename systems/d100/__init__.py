@@ -101,6 +101,11 @@ class D100:
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)
 
+    def bounded_decisions(self, rules: D100Rules) -> bool:
+        """Whether the AI's decisions draw a bounded number of sight lines (rules edition 5: tactics.py looks
+        at a bounded number of foes; earlier editions search for the nearest foe in sight among all)."""
+        return rules.edition >= 5
+
     def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
         """The exact probability of this test's band or a better one (see :func:`outcome_odds`)."""
         return outcome_odds(test, dice)
