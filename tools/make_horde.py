@@ -51,90 +51,107 @@ id = "dead"
 name = "The dead"
 """
 
-SURVIVORS = """
-[[actors]]
-id = "rosa"
-name = "Rosa"
-side = "survivors"
-position = [11, 14]
-policy = "cautious"
-attributes = {{ agilite = "3D", adresse = "3D+1", puissance = "3D", perception = "3D+1" }}
-skills = {{ firearms = "4D+1", dodge = "3D+2", brawl = "3D", stamina = "3D+1" }}
-cp = 3
-cojones = 1
-weapons = [
-  {{ name = "pump shotgun", type = "shotgun", damage = "5D", magazine = 6, spare = 4, ranges = [10, 20, 40] }},
-  {{ name = "crowbar", type = "melee", damage = "PUI+1D" }},
+#: The survivors: each entry the fields of one ``[[actors]]`` table, values as TOML text (:func:`actor_block`).
+SURVIVORS: list[dict[str, str | list[str]]] = [
+    {
+        "id": '"rosa"',
+        "name": '"Rosa"',
+        "side": '"survivors"',
+        "position": "[11, 14]",
+        "policy": '"cautious"',
+        "attributes": '{ agilite = "3D", adresse = "3D+1", puissance = "3D", perception = "3D+1" }',
+        "skills": '{ firearms = "4D+1", dodge = "3D+2", brawl = "3D", stamina = "3D+1" }',
+        "cp": "3",
+        "cojones": "1",
+        "weapons": [
+            '{ name = "pump shotgun", type = "shotgun", damage = "5D", magazine = 6, spare = 4, '
+            "ranges = [10, 20, 40] }",
+            '{ name = "crowbar", type = "melee", damage = "PUI+1D" }',
+        ],
+    },
+    {
+        "id": '"marcus"',
+        "name": '"Marcus"',
+        "side": '"survivors"',
+        "position": "[11, 17]",
+        "policy": '"cautious"',
+        "attributes": '{ agilite = "3D+1", adresse = "3D+2", puissance = "2D+2", perception = "3D" }',
+        "skills": '{ firearms = "4D+2", dodge = "4D", brawl = "3D" }',
+        "cp": "5",
+        "cojones": "1",
+        "weapons": ['{ name = "9mm pistol", type = "handgun", damage = "4D", magazine = 12, spare = 4 }'],
+    },
+    {
+        "id": '"yumi"',
+        "name": '"Yumi"',
+        "side": '"survivors"',
+        "position": "[11, 22]",
+        "policy": '"cautious"',
+        "attributes": '{ agilite = "3D+2", adresse = "3D", puissance = "2D+2", perception = "3D+2" }',
+        "skills": '{ firearms = "4D+2", dodge = "4D+1", brawl = "2D+2" }',
+        "cp": "4",
+        "cojones": "1",
+        "armour": '"1D"',
+        "weapons": ['{ name = "M16", type = "assault_rifle", damage = "5D", magazine = 20, spare = 4 }'],
+    },
+    {
+        "id": '"hal"',
+        "name": '"Doc Hal"',
+        "side": '"survivors"',
+        "position": "[11, 25]",
+        "policy": '"cautious"',
+        "attributes": (
+            '{ agilite = "2D+2", adresse = "3D", puissance = "3D", perception = "3D", connaissances = "3D+2" }'
+        ),
+        "skills": '{ firearms = "3D+2", dodge = "3D", melee = "3D+1", medicine = "5D" }',
+        "cp": "2",
+        "cojones": "1",
+        "weapons": [
+            '{ name = "revolver", type = "handgun", damage = "4D+1", magazine = 6, spare = 4 }',
+            '{ name = "machete", type = "melee", damage = "PUI+1D+1" }',
+        ],
+    },
+    {
+        "id": '"june"',
+        "name": '"June"',
+        "side": '"survivors"',
+        "position": "[9, 20]",
+        "policy": '"aggressive"',
+        "attributes": '{ agilite = "3D+1", adresse = "3D", puissance = "3D+1", perception = "3D" }',
+        "skills": '{ firearms = "3D+2", dodge = "3D+1", melee = "4D", brawl = "3D+1" }',
+        "cp": "3",
+        "cojones": "2",
+        "weapons": [
+            '{ name = "hunting rifle", type = "rifle", damage = "5D+1", magazine = 5, spare = 4 }',
+            '{ name = "axe", type = "melee", damage = "PUI+2D" }',
+        ],
+    },
 ]
 
-[[actors]]
-id = "marcus"
-name = "Marcus"
-side = "survivors"
-position = [11, 17]
-policy = "cautious"
-attributes = {{ agilite = "3D+1", adresse = "3D+2", puissance = "2D+2", perception = "3D" }}
-skills = {{ firearms = "4D+2", dodge = "4D", brawl = "3D" }}
-cp = 5
-cojones = 1
-weapons = [{{ name = "9mm pistol", type = "handgun", damage = "4D", magazine = 12, spare = 4 }}]
+#: What every zombie shares (its id and position are its own).
+ZOMBIE: dict[str, str | list[str]] = {
+    "side": '"dead"',
+    "policy": '"zombie"',
+    "undead": "true",
+    "armour": '"2D"',
+    "move": "5",
+    "attributes": '{ agilite = "1D+2", adresse = "1D", puissance = "4D+1" }',
+    "skills": '{ brawl = "4D+1" }',
+}
 
-[[actors]]
-id = "yumi"
-name = "Yumi"
-side = "survivors"
-position = [11, 22]
-policy = "cautious"
-attributes = {{ agilite = "3D+2", adresse = "3D", puissance = "2D+2", perception = "3D+2" }}
-skills = {{ firearms = "4D+2", dodge = "4D+1", brawl = "2D+2" }}
-cp = 4
-cojones = 1
-armour = "1D"
-weapons = [{{ name = "M16", type = "assault_rifle", damage = "5D", magazine = 20, spare = 4 }}]
 
-[[actors]]
-id = "hal"
-name = "Doc Hal"
-side = "survivors"
-position = [11, 25]
-policy = "cautious"
-attributes = {{ agilite = "2D+2", adresse = "3D", puissance = "3D", perception = "3D", connaissances = "3D+2" }}
-skills = {{ firearms = "3D+2", dodge = "3D", melee = "3D+1", medicine = "5D" }}
-cp = 2
-cojones = 1
-weapons = [
-  {{ name = "revolver", type = "handgun", damage = "4D+1", magazine = 6, spare = 4 }},
-  {{ name = "machete", type = "melee", damage = "PUI+1D+1" }},
-]
-
-[[actors]]
-id = "june"
-name = "June"
-side = "survivors"
-position = [9, 20]
-policy = "aggressive"
-attributes = {{ agilite = "3D+1", adresse = "3D", puissance = "3D+1", perception = "3D" }}
-skills = {{ firearms = "3D+2", dodge = "3D+1", melee = "4D", brawl = "3D+1" }}
-cp = 3
-cojones = 2
-weapons = [
-  {{ name = "hunting rifle", type = "rifle", damage = "5D+1", magazine = 5, spare = 4 }},
-  {{ name = "axe", type = "melee", damage = "PUI+2D" }},
-]
-"""
-
-ZOMBIE = """
-[[actors]]
-id = "z{n}"
-side = "dead"
-position = [{x}, {y}]
-policy = "zombie"
-undead = true
-armour = "2D"
-move = 5
-attributes = {{ agilite = "1D+2", adresse = "1D", puissance = "4D+1" }}
-skills = {{ brawl = "4D+1" }}
-"""
+def actor_block(fields: dict[str, str | list[str]]) -> str:
+    """One ``[[actors]]`` table, survivor or zombie: ``key = value`` lines in order, a list of several
+    entries one entry a line."""
+    lines = ["", "[[actors]]"]
+    for key, value in fields.items():
+        if isinstance(value, str):
+            lines.append(f"{key} = {value}")
+        elif len(value) == 1:
+            lines.append(f"{key} = [{value[0]}]")
+        else:
+            lines += [f"{key} = [", *(f"  {v}," for v in value), "]"]
+    return "\n".join(lines) + "\n"
 
 
 def horde(zombies: int = 1000, rounds: int = 12) -> str:
@@ -142,11 +159,12 @@ def horde(zombies: int = 1000, rounds: int = 12) -> str:
     height = 40
     columns = (zombies + height - 1) // height
     width = 30 + 2 * columns + 2
-    parts = [HEAD.format(rounds=rounds, width=width, height=height), SURVIVORS.format()]
+    parts = [HEAD.format(rounds=rounds, width=width, height=height)]
+    parts += [actor_block(survivor) for survivor in SURVIVORS]
     for n in range(zombies):
         x = 30 + 2 * (n // height) + (n % 2)
         y = n % height
-        parts.append(ZOMBIE.format(n=n + 1, x=x, y=y))
+        parts.append(actor_block({"id": f'"z{n + 1}"', "side": ZOMBIE["side"], "position": f"[{x}, {y}]", **ZOMBIE}))
     return "".join(parts)
 
 

@@ -370,6 +370,71 @@ class Battlefield:
             out.append(step)
         return out
 
+    def walk_to_reach(
+        self, start: Cell, targets: list[Cell], metres: int, blocked: Any = frozenset()
+    ) -> tuple[list[Cell], int] | None:
+        """The shortest walk of at most ``metres`` steps over free cells to a free cell at arm's reach of a target.
+
+        Free: on the map, not a wall, not in ``blocked`` (others standing there), each step allowed by
+        :meth:`can_step`. Arm's reach: one metre in a straight line from a cell of ``targets``. Returns
+        the steps (``start`` excluded) and the index in ``targets`` of the target reached; None when no
+        such cell is within ``metres`` steps (or ``start`` is one already: nothing to walk). The search
+        looks at no cell when no free cell at arm's reach is within ``metres`` in a straight line. Of equally
+        short walks: the first target in ``targets`` order, then the cell with the lowest (y, x); each
+        cell's walk is the one found first breadth-first, trying the neighbours east, west, south, north,
+        then the diagonals (:data:`NEIGHBOURS`): deterministic.
+        """
+        slots: dict[Cell, int] = {}
+        for k, (tx, ty) in enumerate(targets):
+            for dx, dy in NEIGHBOURS:
+                cell = (tx + dx, ty + dy)
+                if cell not in slots and self.walkable(cell) and (cell == start or cell not in blocked):
+                    slots[cell] = k
+        if not slots or start in slots:
+            return None
+        sx, sy = start
+        if all(max(x - sx, sx - x, y - sy, sy - y) > metres for x, y in slots):
+            return None
+        came: dict[Cell, Cell] = {start: start}
+        layer = [start]
+        walls, width, height = self.wall_at, self.width, self.height
+        # who stands where, read straight from the crowd for its view (the search asks it of every cell)
+        crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
+        for _ in range(metres):
+            nxt: list[Cell] = []
+            for cx, cy in layer:
+                for dx, dy in NEIGHBOURS:
+                    nx, ny = cx + dx, cy + dy
+                    cell = (nx, ny)
+                    if cell in came or not (0 <= nx < width and 0 <= ny < height) or cell in walls:
+                        continue
+                    if dx and dy and (nx, cy) in walls and (cx, ny) in walls:
+                        continue  # no squeeze between two wall corners (can_step)
+                    if crowd_cells is not None:
+                        ids = crowd_cells.get(cell)
+                        if ids and (len(ids) > 1 or ids[0] != mover):
+                            continue
+                    elif cell in blocked:
+                        continue
+                    came[cell] = (cx, cy)
+                    nxt.append(cell)
+            if not nxt:
+                return None
+            reached = [(slots[c], c[1], c[0]) for c in nxt if c in slots]
+            if reached:
+                k, y, x = min(reached)
+                path = [(x, y)]
+                while came[path[-1]] != start:
+                    path.append(came[path[-1]])
+                path.reverse()
+                return path, k
+            layer = nxt
+        return None
+
+
+#: The order :meth:`Battlefield.walk_to_reach` tries the neighbours of a cell in: east, west, south, north, diagonals.
+NEIGHBOURS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
+
 
 def battlefield_of(map_spec: Any) -> Battlefield:
     return Battlefield(map_spec)

@@ -115,12 +115,26 @@ def _memo(enc: Encounter) -> dict[tuple[object, ...], object]:
 
 
 def foes(enc: Encounter, actor: str) -> list[ActorState]:
+    """The foes able to act, in the order of the state (the order ties are broken in).
+
+    The same list for every actor of a side: kept once per side for the round's decisions
+    (one pass over the actors a side, not one an actor).
+    """
     memo = _memo(enc)
-    got = memo.get(("foes", actor))
+    side = enc.state.actors[actor].side
+    got = memo.get(("foes", side))
     if got is None:
-        me = enc.state.actors[actor]
-        got = memo[("foes", actor)] = [a for a in enc.state.actors.values() if a.side != me.side and a.can_act()]
+        got = memo[("foes", side)] = [a for a in enc.state.actors.values() if a.side != side and a.can_act()]
     return got  # type: ignore[return-value]
+
+
+def _taken(enc: Encounter, cell: Cell, actor: str) -> bool:
+    """Whether someone other than ``actor`` stands on ``cell``, the dead aside (asked of the crowd index)."""
+    ids = enc.crowd.occupants(cell)
+    if not ids:
+        return False
+    actors = enc.state.actors
+    return any(i != actor and not actors[i].conditions.get("dead") for i in ids)
 
 
 def _light_at(enc: Encounter, cell: Cell) -> int:
@@ -274,15 +288,24 @@ def firing_cells(enc: Encounter, actor: str) -> list[tuple[Cell, tuple[Cell, ...
     a = enc.state.actors[actor]
     here = R.pos(a)
     reach = R.free_move(enc, actor)
-    occupied = {R.pos(o) for o in enc.state.actors.values() if o.id != actor and not o.conditions.get("dead")}
     out: list[tuple[Cell, tuple[Cell, ...]]] = [(here, ())]
     seen = {here}
     goals = [R.pos(f) for f in foes(enc, actor)] + _cover_cells(enc, here)
+    # on open ground a walk of ``reach`` metres toward a goal is the straight walk, which depends
+    # only on the goal's offset clamped to ``reach`` metres: a goal whose clamped offset came
+    # before adds no cell (its path is one already walked)
+    walked: set[Cell] | None = set() if enc.battlefield.open else None
+    hx, hy = here
     for goal in goals:
+        if walked is not None:
+            offset = (min(max(goal[0] - hx, -reach), reach), min(max(goal[1] - hy, -reach), reach))
+            if offset in walked:
+                continue
+            walked.add(offset)
         path = R.walk(enc, here, goal, reach)
         for k in range(1, len(path) + 1):
             cell = path[k - 1]
-            if cell in seen or cell in occupied:
+            if cell in seen or _taken(enc, cell, actor):
                 continue
             seen.add(cell)
             out.append((cell, tuple(path[:k])))

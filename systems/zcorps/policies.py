@@ -33,6 +33,7 @@ from fracas.systems.zcorps.resolution import (
     alive,
     cover_against,
     distance,
+    index_of,
     mode_legal,
     occupied,
     opponents,
@@ -372,18 +373,32 @@ def zombie(enc: Encounter, actor: str) -> Plan:
     if "grabbing" in a.conditions:
         held = actor_at(enc, a.conditions["grabbing"])
         h = enc.state.actors[held]
-        if alive(h) and distance(here, pos(h)) <= 1:
+        # edition 5: only a hold that still is one (another's grab, then an escape from it, leaves this one
+        # holding nobody: ZC-BRAWL-1's bite would be lost round after round)
+        still = rules(enc).edition < SPREAD_EDITION or h.conditions.get("grabbed") == index_of(enc, actor)
+        if alive(h) and distance(here, pos(h)) <= 1 and still:
             return Plan(kind="bite", targets=[held])
     # the nearest living foe, those still able to act first (then by id): the crowd index knows the able ones
     actors, x, y = enc.state.actors, a.x, a.y
     crowd = enc.crowd
-    found = crowd.nearest(x, y, crowd.other_sides(a.side), accept=_reached(enc, a))
+    spreads = rules(enc).edition >= SPREAD_EDITION
+    accept = _reached_unheld(enc, a) if spreads else _reached(enc, a)
+    found = crowd.nearest(x, y, crowd.other_sides(a.side), accept=accept)
+    if found is None and spreads and crowd.nearest(x, y, crowd.other_sides(a.side), accept=_reached(enc, a)):
+        return Plan(kind="hold")  # every foe it can reach is in another's hold: a second grab would free it
     if found is not None:
         d, ids = found
         target = actors[ids[0]]
         if d <= 1:
             return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
-        path = walk(enc, here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
+        metres = min(sheet(enc, actor).move, 10)
+        path = walk(enc, here, pos(target), metres, stop=1, blocked=occupied(enc, actor))
+        end = path[-1] if path else here
+        if spreads and len(path) < metres and distance(end, pos(target)) > 1:
+            # the way to the nearest is blocked short of it: round to a free side of a survivor
+            spread = _to_a_free_side(enc, a, metres)
+            if spread is not None:
+                return spread
         return Plan(kind="move", targets=[target.id], path=path)
     # none able to act: the nearest of the living that cannot (one pass over the opponents)
     best: tuple[bool, int, str] | None = None
@@ -401,6 +416,66 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
     path = walk(enc, here, pos(target), min(sheet(enc, actor).move, 10), stop=1, blocked=occupied(enc, actor))
     return Plan(kind="move", targets=[target.id], path=path)
+
+
+#: ZC-MOVE-1 (policy, rules edition 5): the dead spread round the living (docs/rules-notes.md).
+SPREAD_EDITION = 5
+#: ZC-MOVE-1 (policy, edition 5): how far a walk the dead look for a free side of a living foe, in metres.
+SPREAD_WALK = 15
+
+
+def _held_by_another(enc: Encounter, foe: ActorState, me: str) -> bool:
+    """ZC-BRAWL-1: whether ``foe`` is in the hold of someone other than ``me`` (a hold that still is one)."""
+    holder_index = foe.conditions.get("grabbed")
+    if holder_index is None:
+        return False
+    holder = actor_at(enc, holder_index)
+    if holder == me:
+        return False
+    h = enc.state.actors.get(holder)
+    return h is not None and h.conditions.get("grabbing") == index_of(enc, foe.id)
+
+
+def _reached_unheld(enc: Encounter, me: ActorState) -> Callable[[str], bool]:
+    """A crowd filter (edition 5): foes ``me`` can walk to that no other holds.
+
+    ZC-BRAWL-1 keeps one holder a victim: a second grab would take the hold from the first, who
+    could then not bite (the dead would take turns grabbing and never bite). The dead leave a
+    held survivor to its holder and go for another.
+    """
+    reached = _reached(enc, me)
+    actors = enc.state.actors
+
+    def accept(fid: str) -> bool:
+        return not _held_by_another(enc, actors[fid], me.id) and (reached is None or reached(fid))
+
+    return accept
+
+
+def _to_a_free_side(enc: Encounter, a: ActorState, metres: int) -> Plan | None:
+    """ZC-MOVE-1 (policy, edition 5): ``metres`` steps of the shortest walk to a free cell at arm's reach of a
+    foe able to act, around the walls and the others standing there, when one is within a walk of
+    :data:`SPREAD_WALK` metres (None: none is). Asked when the walk toward the nearest foe stops short.
+
+    The dead do not queue behind the one at the gap: they spread along the barricade and go round
+    to its other end and to the other survivors. Of equally short walks, the nearest foe first
+    (then by id): :meth:`fracas.core.battlefield.Battlefield.walk_to_reach`.
+    """
+    crowd = enc.crowd
+    actors = enc.state.actors
+    near = [
+        (d, fid)
+        for d, fid in crowd.within(a.x, a.y, crowd.other_sides(a.side), SPREAD_WALK + 1)
+        if not _held_by_another(enc, actors[fid], a.id)
+    ]
+    if not near:
+        return None
+    cells = [(actors[fid].x, actors[fid].y) for _, fid in near]
+    found = enc.battlefield.walk_to_reach((a.x, a.y), cells, SPREAD_WALK, blocked=occupied(enc, a.id))
+    if found is None:
+        return None
+    path, k = found
+    return Plan(kind="move", targets=[near[k][1]], path=path[:metres])
 
 
 def scripted(enc: Encounter, actor: str) -> Plan:

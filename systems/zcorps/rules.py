@@ -25,7 +25,8 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # Rules edition (docs/rules-notes.md, "Rules editions"): 1 = the readings of fracas 0.1.0 (a log
     # header without this field is edition 1, so its fight re-simulates as it was played); 2 to 4 =
     # the rules-as-written readings of issue 13, landed in steps; 5 = the competent AI of issue 16
-    # (systems/zcorps/tactics.py) and Cojones only when they add 10 points. A scenario may pin an older one.
+    # (systems/zcorps/tactics.py), Cojones only when they add 10 points, and the dead spread round the
+    # living (ZC-MOVE-1, policy). A scenario may pin an older one.
     edition: int = 5
 
     # ZC-CP-1: at most this many CP per roll; option: every CP die a Joker (OpenD6).

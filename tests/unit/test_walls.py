@@ -194,3 +194,17 @@ def test_the_thousand_zombie_horde_replays_verifies_and_respects_its_walls(tmp_p
     cells = {(ev.x, ev.y) for ev in evs if isinstance(ev, E.Moved)}
     assert not cells & walls
     assert {(12, 19), (12, 20)} & cells  # the dead come through the gate in the barricade
+
+
+def test_the_committed_horde_is_what_make_horde_writes() -> None:
+    """tools/make_horde.py builds survivors and zombies with one actor-block builder; the committed file is its text."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("make_horde", root / "tools" / "make_horde.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.horde() == (root / "tests" / "data" / "zc_horde_1000.toml").read_text(encoding="utf-8")
+    small = module.horde(zombies=3, rounds=2)
+    assert small.count("[[actors]]") == 8 and 'id = "z3"' in small and "round_limit = 2" in small
