@@ -12,12 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import SCENARIOS
 from fracas.core import events as E
 from fracas.core.battlefield import Battlefield
 from fracas.core.log import iter_log
 from fracas.core.scenario import load_scenario
 from fracas.services.run import run_scenario
+from fracas.systems.zcorps import policies as zcorps_policies
 
 BARRICADE = SCENARIOS / "zcorps" / "barricade.toml"
 
@@ -27,9 +29,10 @@ def events(log: Path) -> list[Any]:
 
 
 def barricade_fight(tmp_path: Path, edition: int) -> list[Any]:
-    text = BARRICADE.read_text(encoding="utf-8").replace(
-        "round_limit = 20\n", f"round_limit = 20\n[rules]\nedition = {edition}\n"
-    )
+    """The barricade with survivors who stand and hold (the walk of the dead alone decides who they reach)."""
+    text = BARRICADE.read_text(encoding="utf-8")
+    text = text.replace('policy = "cautious"', 'policy = "scripted"\nscript = [{ action = "hold" }]')
+    text = text.replace("round_limit = 20\n", f"round_limit = 12\n[rules]\nedition = {edition}\n")
     path = tmp_path / f"barricade-{edition}.toml"
     path.write_text(text, encoding="utf-8")
     log = tmp_path / f"barricade-{edition}.jsonl"
@@ -61,6 +64,29 @@ def survivors_reached(evs: list[Any]) -> set[str]:
     }
 
 
+def regrabs(evs: list[Any]) -> int:
+    """Grabs declared at a survivor another zombie holds (ZC-BRAWL-1 keeps one holder: the grab takes the hold)."""
+    ids = [a.id for a in load_scenario(BARRICADE).spec.actors]
+    holder: dict[str, str] = {}
+    found = 0
+    for ev in evs:
+        if isinstance(ev, E.ConditionSet) and ev.condition == "grabbed":
+            holder[ev.actor] = ids[ev.value]
+        elif isinstance(ev, E.ConditionCleared) and ev.condition == "grabbed":
+            holder.pop(ev.actor, None)
+        elif isinstance(ev, E.ActionDeclared) and ev.action == "manoeuvre" and ev.target in holder:
+            found += holder[ev.target] != ev.actor
+    return found
+
+
+def test_without_the_one_holder_reading_the_dead_take_holds_from_each_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack on the check below: ignore who holds whom, and the dead re-grab each other's victims."""
+    monkeypatch.setattr(zcorps_policies, "_held_by_another", lambda enc, foe, me: False)
+    assert regrabs(barricade_fight(tmp_path, 5)) > 0
+
+
 def test_the_dead_go_round_to_every_survivor_instead_of_queueing(tmp_path: Path) -> None:
     old, new = barricade_fight(tmp_path, 4), barricade_fight(tmp_path, 5)
     # edition 4: the queue at the barricade's ends reaches two of the four survivors
@@ -70,6 +96,8 @@ def test_the_dead_go_round_to_every_survivor_instead_of_queueing(tmp_path: Path)
     assert not [
         ev for ev in new if isinstance(ev, E.ActionLost) and ev.actor.startswith("z") and "no longer held" in ev.reason
     ]
+
+    assert regrabs(new) == 0
 
     def held(evs: list[Any]) -> set[str]:
         return {ev.actor for ev in evs if isinstance(ev, E.ConditionSet) and ev.condition == "grabbed"}
