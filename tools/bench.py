@@ -56,7 +56,7 @@ from fracas.core.dice import DerivedDice
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.quality import PolicyQuality, merge_quality, summary
-from fracas.core.scenario import MAX_MAP, LoadedScenario, load_scenario
+from fracas.core.scenario import MAX_MAP, LoadedScenario, _load_scenario, load_scenario
 from fracas.core.system import get_system
 from fracas.services.batch import bench_batch, bench_dask_vs_pool, build_scenario
 from fracas.services.quality import scenario_quality, shipped_scenarios
@@ -999,10 +999,10 @@ def open_map(actors: int, edition: int | None = SCALE_EDITION) -> str:
     return "\n".join(lines) + "\n"
 
 
-<<<<<<< HEAD
 def d100_open_map(actors: int) -> str:
-    """:func:`open_map` for d100: the same two battle lines, security officers against raiders with pistols."""
-    text = open_map(actors).replace('system = "point_zero"', 'system = "d100"')
+    """:func:`open_map` for d100: the same two battle lines, security officers against raiders with pistols
+    (the default rules edition: d100's competent AI)."""
+    text = open_map(actors, edition=None).replace('system = "point_zero"', 'system = "d100"')
     head, *actors_text = text.split("[[actors]]")
     gunman = (
         "characteristics = { DEX = 12, CON = 13, POU = 11 }\nhp = 12\n"
@@ -1017,22 +1017,19 @@ def d100_open_map(actors: int) -> str:
     return "[[actors]]".join(out)
 
 
-def actor_round_us(actors: int, tmp: Path, repeat: int = 1, system: str = "point_zero") -> dict[str, float]:
-    """CPU µs of one actor-round on :func:`open_map` (JSONL log, seed 1; best of ``repeat``)."""
-    path = tmp / f"open-{system}-{actors}.toml"
-    path.write_text(open_map(actors) if system == "point_zero" else d100_open_map(actors), encoding="utf-8")
-    loaded = load_scenario(path)
-=======
-def actor_round_us(actors: int, tmp: Path, repeat: int = 1, edition: int | None = SCALE_EDITION) -> dict[str, float]:
+def actor_round_us(
+    actors: int, tmp: Path, repeat: int = 1, system: str = "point_zero", edition: int | None = SCALE_EDITION
+) -> dict[str, float]:
     """CPU µs of one actor-round on :func:`open_map` (JSONL log, seed 1; best of ``repeat``).
 
-    The scenario work bound (``check_work``, docs/scenario-limits.md) is left aside: it refuses
-    3,200 and 10,000 actors for what the d100 AI costs, not for what this map costs.
+    ``edition``: Point Zéro's rules edition (d100 plays its default). The scenario work bound
+    (``check_work``, docs/scenario-limits.md) is left aside: it refuses 3,200 and 10,000 actors for
+    what an AI that weighs every pair would cost, not for what this map costs.
     """
-    path = tmp / f"open-{actors}.toml"
-    path.write_text(open_map(actors, edition), encoding="utf-8")
-    loaded = load_scenario(path, work_bound=False)
->>>>>>> e8eafcc (Z-Corps rules edition 5: the dead spread round the living (a free side of a survivor within 15 m when the walk stops short; a held survivor left to its holder); barricade expected log regenerated; bench scale figures not blocked by the work bound (edition 2 policies, competent AI apart, 10,000 actors in five ranks); PZ AI asks the crowd who stands on a cell, one foe list a side; make_horde one actor-block builder)
+    path = tmp / f"open-{system}-{actors}.toml"
+    text = open_map(actors, edition) if system == "point_zero" else d100_open_map(actors)
+    path.write_text(text, encoding="utf-8")
+    loaded = _load_scenario(path, work_bound=False)
     best = math.inf
     result = None
     for _ in range(repeat):
@@ -1063,7 +1060,6 @@ def bench_scale(tmp: Path, quick: bool, say: Callable[[str], None]) -> dict[str,
     say(f"actor-round at {large:>5}     {high['us_per_actor_round']:11.0f} µs ({high['events']} events)")
     say(f"ratio {large}/{small}          {ratio:11.2f} (target <= 1.5)")
     out: dict[str, Any] = {"small": low, "large": high, "ratio": ratio, "ten_thousand": None, "horde": None}
-<<<<<<< HEAD
     d_low = actor_round_us(small, tmp, repeat=3, system="d100")
     d_high = actor_round_us(large, tmp, repeat=1 if quick else 2, system="d100")
     d_ratio = d_high["us_per_actor_round"] / d_low["us_per_actor_round"]
@@ -1072,12 +1068,10 @@ def bench_scale(tmp: Path, quick: bool, say: Callable[[str], None]) -> dict[str,
         f"{d_high['us_per_actor_round']:.0f} µs, ratio {d_ratio:.2f} (the same open map, security against raiders)"
     )
     out["d100"] = {"small": d_low, "large": d_high, "ratio": d_ratio}
-=======
     ai = [actor_round_us(n, tmp, edition=None) for n in AI_COUNTS[: 1 if quick else None]]
     for got in ai:
         say(f"competent AI at {got['actors']:>4}     {got['us_per_actor_round']:11.0f} µs an actor-round (edition 3+)")
     out["competent_ai"] = ai
->>>>>>> e8eafcc (Z-Corps rules edition 5: the dead spread round the living (a free side of a survivor within 15 m when the walk stops short; a held survivor left to its holder); barricade expected log regenerated; bench scale figures not blocked by the work bound (edition 2 policies, competent AI apart, 10,000 actors in five ranks); PZ AI asks the crowd who stands on a cell, one foe list a side; make_horde one actor-block builder)
     if not quick:
         big = actor_round_us(10_000, tmp)
         say(
