@@ -644,6 +644,8 @@ def stray_target(enc: Encounter, shooter: str, target: str) -> str | None:
     best: tuple[Fraction, int, int, str] | None = None
     for aid in near:
         other = st[aid]
+        if not (x0 <= other.x <= x1 and y0 <= other.y <= y1):
+            continue  # beyond reach of every point of the line (no exact distance needed)
         if aid in (shooter, target) or "dead" in other.conditions or "fled" in other.conditions:
             continue
         d2 = _segment_distance2(pos(other), a, b)
