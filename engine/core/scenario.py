@@ -38,7 +38,7 @@ MAX_ACTORS = 10_000
 MAX_ROUNDS = 10_000
 #: Actor-rounds of one fight (actors x round_limit): an AI of bounded decisions (d100 edition 5) costs
 #: about the same per actor-round at any size, so the worst validated fight still ends in seconds
-#: (10,000 d100 actors fight 3 rounds; docs/scenario-limits.md).
+#: (10,000 d100 actors fight 3 rounds in about 15 s; docs/scenario-limits.md).
 MAX_ACTOR_ROUNDS = 30_000
 #: actors x actors x round_limit, unless the system's AI takes decisions of bounded work (its
 #: ``bounded_decisions(rules)``: d100 edition 5): an AI that searches for the nearest foe in sight may
