@@ -28,8 +28,19 @@ T = TypeVar("T", bound=Event)
 
 
 def all_scenarios() -> list[Path]:
-    """Every shipped scenario, for the contract suite."""
-    return sorted(SCENARIOS.glob("*/*.toml"))
+    """Every shipped scenario but the heavy ones (fracas.scenarios.HEAVY), for the suites that play each often."""
+    return [p for p in sorted(SCENARIOS.glob("*/*.toml")) if not is_heavy(p)]
+
+
+def heavy_scenarios() -> list[Path]:
+    """The shipped scenarios too big for an expected log (fracas.scenarios.HEAVY)."""
+    return [p for p in sorted(SCENARIOS.glob("*/*.toml")) if is_heavy(p)]
+
+
+def is_heavy(scenario: Path) -> bool:
+    from fracas.core.bundled import HEAVY
+
+    return f"{scenario.parent.name}/{scenario.stem}" in HEAVY
 
 
 class Fight:

@@ -25,7 +25,7 @@ Then the scale figures (``--scale`` runs only them): on a Point Zéro open map (
 wall, two battle lines 16 m apart, three rounds, JSONL log, CPU time, rules edition 2's policies), the cost
 of one actor-round at 200 and 3,200 actors and their ratio (the crowd index keeps it flat: target <= 1.5),
 the competent AI's actor-round (edition 3+) at 20 and 60 actors, a 10,000-actor fight of three rounds (not
-with ``--quick``), and the Z-Corps horde (tests/data/zc_horde_1000.toml: run time, verify ms per 10,000
+with ``--quick``), and the Z-Corps horde (scenarios/zcorps/horde.toml: run time, verify ms per 10,000
 events).
 Then the 3-versus-3 warehouse, a long log (replay speed and memory), batch fights/s per worker count with the scaling
 efficiency (``fracas.services.batch.bench_batch``), and Dask-local
@@ -949,7 +949,7 @@ def bench_quality(seeds: int, say: Callable[[str], None]) -> dict[str, Any]:
 
 # ------------------------------------------------------- scale: a cost per actor that stays flat
 
-HORDE = ROOT / "tests" / "data" / "zc_horde_1000.toml"
+HORDE = ROOT / "scenarios" / "zcorps" / "horde.toml"
 
 
 #: The rules edition of the open map's scale figures: 2 plays fracas 0.1.0's policies (nearest foe,

@@ -26,6 +26,11 @@ from fracas.core.errors import ScenarioError
 
 #: The package whose data the bundled scenarios are.
 PACKAGE = "fracas.scenarios"
+#: Shipped scenarios too big for an expected log and for the suites and figures that play every shipped
+#: scenario many times (``SYSTEM/NAME``): the thousand-zombie horde writes about 100,000 events (27 MB) a
+#: fight. tests/unit/test_walls.py checks that its replay is the live fight and that it verifies,
+#: tests/contract runs it under ``-m slow``, tools/bench.py reports its run time and verify speed.
+HEAVY = frozenset({"zcorps/horde"})
 SUFFIX = ".toml"
 
 #: Files extracted from a zipped install live until the process exits.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from conftest import all_scenarios
+from conftest import all_scenarios, heavy_scenarios
 from fracas.core import events as E
 from fracas.core.dice import DerivedDice
 from fracas.core.log import chained_bytes, read_log, to_binary
@@ -19,8 +19,10 @@ from fracas.core.system import get_system, system_names
 from fracas.services.logdiff import expected_log_path, first_difference
 from fracas.services.run import run_scenario
 
-SCENARIOS = all_scenarios()
-IDS = [f"{p.parent.name}/{p.stem}" for p in SCENARIOS]
+LIGHT = all_scenarios()
+#: the heavy scenarios (fracas.scenarios.HEAVY) keep the contract too, in the slow suite (-m slow)
+SCENARIOS = [*LIGHT, *(pytest.param(p, marks=pytest.mark.slow) for p in heavy_scenarios())]
+IDS = [f"{p.parent.name}/{p.stem}" for p in [*LIGHT, *heavy_scenarios()]]
 
 
 class CountingDice(DerivedDice):
@@ -34,7 +36,7 @@ class CountingDice(DerivedDice):
 
 
 def test_every_registered_system_ships_a_scenario() -> None:
-    shipped = {p.parent.name for p in SCENARIOS}
+    shipped = {p.parent.name for p in LIGHT}
     assert set(system_names()) <= shipped
 
 
@@ -105,7 +107,7 @@ def test_binary_and_jsonl_logs_decode_to_the_same_events(scenario: Path, tmp_pat
     assert to_binary(text.entries) == (tmp_path / "a.bin").read_bytes()
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=IDS)
+@pytest.mark.parametrize("scenario", LIGHT, ids=IDS[: len(LIGHT)])
 def test_expected_log_is_reproduced(scenario: Path, tmp_path: Path) -> None:
     """The committed log (tools/regen_expected.py --write rewrites it on purpose)."""
     expected = expected_log_path(scenario)

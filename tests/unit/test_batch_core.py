@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from conftest import all_scenarios
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.services import batch as B
 from fracas.services.run import run_scenario
@@ -262,7 +263,7 @@ def test_timed_chunk_sizes_change_nothing_but_the_chunking() -> None:
     assert seen == [B.chunk_size(300, 1), 75, 16, 62, 75, 16, 18]
 
 
-@pytest.mark.parametrize("scenario", sorted((ROOT / "scenarios").glob("*/*.toml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", all_scenarios(), ids=lambda p: p.stem)
 def test_every_shipped_scenario_batches_the_same_in_any_chunking(scenario: Path) -> None:
     text = B.read_scenario_text(scenario)
     whole = B.run_batch(B.BatchPlan(file=str(scenario), text=text, root="c", n=6, chunk=6), B.InlineExecutor())

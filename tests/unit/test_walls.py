@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from fracas.core import events as E
+from fracas.core.bundled import resolve_scenario
 from fracas.core.errors import ScenarioError
 from fracas.core.log import iter_log
 from fracas.core.scenario import load_scenario
@@ -181,8 +182,11 @@ def test_a_low_wall_covers_the_target_behind_it_not_one_in_front(tmp_path: Path)
 
 
 def test_the_thousand_zombie_horde_replays_verifies_and_respects_its_walls(tmp_path: Path) -> None:
-    """tests/data/zc_horde_1000.toml (tools/make_horde.py): replay == live, verify, nobody on a wall."""
-    horde = Path(__file__).resolve().parents[1] / "data" / "zc_horde_1000.toml"
+    """scenarios/zcorps/horde.toml (tools/make_horde.py, a heavy scenario): replay == live, verify, nobody on a
+    wall; a bundled scenario like the others (validate, run by name); the contract suite runs it under -m slow."""
+    horde = Path(__file__).resolve().parents[2] / "scenarios" / "zcorps" / "horde.toml"
+    assert resolve_scenario("horde") == resolve_scenario("zcorps/horde")
+    assert resolve_scenario("horde").read_bytes() == horde.read_bytes()
     spec = load_scenario(horde).spec
     assert sum(1 for a in spec.actors if a.policy == "zombie") == 1000
     log = tmp_path / "horde.jsonl"
@@ -205,6 +209,6 @@ def test_the_committed_horde_is_what_make_horde_writes() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.horde() == (root / "tests" / "data" / "zc_horde_1000.toml").read_text(encoding="utf-8")
+    assert module.horde() == (root / "scenarios" / "zcorps" / "horde.toml").read_text(encoding="utf-8")
     small = module.horde(zombies=3, rounds=2)
     assert small.count("[[actors]]") == 8 and 'id = "z3"' in small and "round_limit = 2" in small
