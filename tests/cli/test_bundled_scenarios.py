@@ -119,7 +119,7 @@ def test_a_path_wins_over_a_bundled_name(empty: Path, capsys: pytest.CaptureFixt
         ("duel", "did you mean d100/duel, point_zero/duel or zcorps/duel?"),
         ("mira", "did you mean mira_vs_guard?"),
         ("wherehouse", "did you mean warehouse?"),
-        ("zcorps/dual", "did you mean zcorps/duel?"),
+        ("zcorps/dual", "did you mean zcorps/duel or horde?"),  # zcorps/horde shares the system prefix
         ("scenarios/point_zero/mira_vs_guard.toml", f"{NO_FILE}; did you mean the bundled scenario mira_vs_guard?"),
         ("../x/barricade.toml", f"{NO_FILE}; did you mean the bundled scenario barricade?"),
     ],
