@@ -24,7 +24,7 @@ and the mean number of rounds must agree within sampling error; the
 Then the scale figures (``--scale`` runs only them): on a Point Zéro open map (no
 wall, two battle lines 16 m apart, three rounds, JSONL log, CPU time, rules edition 2's policies), the cost
 of one actor-round at 200 and 3,200 actors and their ratio (the crowd index keeps it flat: target <= 1.5),
-the competent AI's actor-round (edition 3+) at 20 and 60 actors, a 10,000-actor fight of three rounds (not
+the same for the competent AI (the default rules edition) and for d100, a 10,000-actor fight of three rounds (not
 with ``--quick``), and the Z-Corps horde (scenarios/zcorps/horde.toml: run time, verify ms per 10,000
 events).
 Then the 3-versus-3 warehouse, a long log (replay speed and memory), batch fights/s per worker count with the scaling
@@ -953,12 +953,10 @@ HORDE = ROOT / "scenarios" / "zcorps" / "horde.toml"
 
 
 #: The rules edition of the open map's scale figures: 2 plays fracas 0.1.0's policies (nearest foe,
-#: asked of the crowd index), so the figure is the engine's cost per actor. The competent AI of
-#: editions 3 and later weighs every firing cell against every foe in range (systems/point_zero/
-#: tactics.py), tens of milliseconds an actor-round at 60 actors and growing with the foes in
-#: range: :data:`AI_COUNTS` measures it apart, at counts that finish.
+#: asked of the crowd index), so the figure is the engine's cost per actor. The competent AI
+#: (the default edition, 5: it weighs the nearest ``tactics.NEAREST_FOES`` foes at each firing cell,
+#: systems/point_zero/tactics.py) costs more an actor-round but as flat: measured apart, at the same counts.
 SCALE_EDITION = 2
-AI_COUNTS = (20, 60)
 
 
 def open_map(actors: int, edition: int | None = SCALE_EDITION) -> str:
@@ -1068,10 +1066,15 @@ def bench_scale(tmp: Path, quick: bool, say: Callable[[str], None]) -> dict[str,
         f"{d_high['us_per_actor_round']:.0f} µs, ratio {d_ratio:.2f} (the same open map, security against raiders)"
     )
     out["d100"] = {"small": d_low, "large": d_high, "ratio": d_ratio}
-    ai = [actor_round_us(n, tmp, edition=None) for n in AI_COUNTS[: 1 if quick else None]]
-    for got in ai:
-        say(f"competent AI at {got['actors']:>4}     {got['us_per_actor_round']:11.0f} µs an actor-round (edition 3+)")
-    out["competent_ai"] = ai
+    ai_small, ai_large = (50, 200) if quick else (small, large)  # about 5 ms an actor-round
+    ai_low = actor_round_us(ai_small, tmp, edition=None)
+    ai_high = actor_round_us(ai_large, tmp, edition=None)
+    ai_ratio = ai_high["us_per_actor_round"] / ai_low["us_per_actor_round"]
+    say(
+        f"competent AI actor-round at {ai_small} / {ai_large}: {ai_low['us_per_actor_round']:.0f} / "
+        f"{ai_high['us_per_actor_round']:.0f} µs, ratio {ai_ratio:.2f} (the default rules edition)"
+    )
+    out["competent_ai"] = {"small": ai_low, "large": ai_high, "ratio": ai_ratio}
     if not quick:
         big = actor_round_us(10_000, tmp)
         say(

@@ -123,6 +123,11 @@ class Cover:
         return f"Cover({self.name!r}, {self.level!r}, {self.kind}, {self.cell}, {self.why!r})"
 
 
+#: How many cells the kept walk-distance fields may hold together (about 32 MB of list slots): 4,096
+#: fields on a 32 x 32 map, 4 on a 1,000 x 1,000 one.
+FIELD_CELLS = 1 << 22
+
+
 class Battlefield:
     """The static geometry of one map: walls, sight, cover along lines, shortest walks."""
 
@@ -282,8 +287,8 @@ class Battlefield:
         field = self._fields.get(goal)
         if field is not None:
             return field
-        if len(self._fields) >= 4096:
-            self._fields.clear()
+        if len(self._fields) >= max(4, min(4096, FIELD_CELLS // (self.width * self.height))):
+            self._fields.clear()  # a memory bound: a field is a list of every cell of the map
         w, h = self.width, self.height
         field = [-1] * (w * h)
         gx, gy = goal

@@ -39,6 +39,11 @@ class PointZero:
     def validate(self, scenario: Any, file: str, text: str) -> None:
         validate(scenario, file, text)
 
+    def bounded_decisions(self, rules: PointZeroRules) -> bool:
+        """Whether the AI's decisions weigh a bounded number of foes (rules edition 5: the nearest
+        ``tactics.NEAREST_FOES``; earlier editions weigh every foe at every firing cell)."""
+        return rules.edition >= tactics.BOUNDED_EDITION
+
     def outcome_odds(self, test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:
         """The exact probability of this test's result or a better one (systems/point_zero/odds.py)."""
         from fracas.systems.point_zero.odds import outcome_odds

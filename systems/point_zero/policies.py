@@ -216,8 +216,9 @@ def cautious(enc: Encounter, actor: str) -> Plan:
     if rules(enc).edition < tactics.COMPETENT_EDITION:
         return _edition1_cautious(enc, actor)
     a = enc.state.actors[actor]
-    foes, friends = enemies(enc, actor), allies(enc, actor)
-    beaten = worst_level(a) >= 1 or len(foes) >= 2 * max(1, len(friends))
+    crowd = enc.crowd  # the able actors a side, counted without a scan of every actor
+    foes = sum(crowd.able_count(side) for side in crowd.other_sides(a.side))
+    beaten = worst_level(a) >= 1 or foes >= 2 * max(1, crowd.able_count(a.side))
     if beaten and enc.scenario.map.exits:
         return _flee_or_surrender(enc, actor)
     plan = _plan_of(tactics.choose(enc, actor, tactics.CAUTIOUS))

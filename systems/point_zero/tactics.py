@@ -37,6 +37,13 @@ from fracas.systems.point_zero.sheet import MELEE_SKILLS, Weapon
 
 Cell = tuple[int, int]
 
+#: Rules edition 5 (bounded decisions): a decision weighs only the nearest foes (:func:`foes`).
+BOUNDED_EDITION = 5
+#: How many foes a decision weighs from rules edition 5: the nearest (ties by id). Every foe of a
+#: table-sized fight (a fight of eight foes or fewer plays as under edition 4); in a crowd, a cost
+#: per decision that does not grow with it (each foe weighed adds a walk toward it and its threat
+#: at every firing cell: about 5 ms an actor-round at 8, three times that at 16).
+NEAREST_FOES = 8
 #: PZ-SURP-1 (policy): a surpass only when it adds this much to the odds (issue 16).
 SURPASS_WORTH = 0.10
 #: The share of next round's value counted for an action that only prepares it (aim, reload, move).
@@ -115,16 +122,51 @@ def _memo(enc: Encounter) -> dict[tuple[object, ...], object]:
 
 
 def foes(enc: Encounter, actor: str) -> list[ActorState]:
-    """The foes able to act, in the order of the state (the order ties are broken in).
+    """The foes a decision weighs, able to act, in the order of the state (the order ties are broken in).
 
-    The same list for every actor of a side: kept once per side for the round's decisions
-    (one pass over the actors a side, not one an actor).
+    Up to rules edition 4 every able foe: the same list for every actor of a side, kept once per
+    side for the round's decisions. From edition 5 the :data:`NEAREST_FOES` nearest (by the crowd
+    index; ties at the last distance by id), so that a decision's work is bounded whatever the
+    crowd: each foe weighed costs a firing cell toward it and its threat at every firing cell.
     """
     memo = _memo(enc)
-    side = enc.state.actors[actor].side
-    got = memo.get(("foes", side))
+    me = enc.state.actors[actor]
+    side = me.side
+    everyone = memo.get(("foes", side))
+    if everyone is None and R.rules(enc).edition < BOUNDED_EDITION:
+        everyone = memo[("foes", side)] = [a for a in enc.state.actors.values() if a.side != side and a.can_act()]
+    if everyone is not None:
+        return everyone  # type: ignore[return-value]
+    got = memo.get(("foes", actor))
     if got is None:
-        got = memo[("foes", side)] = [a for a in enc.state.actors.values() if a.side != side and a.can_act()]
+        got = memo[("foes", actor)] = _nearest_foes(enc, me)
+    return got  # type: ignore[return-value]
+
+
+def _nearest_foes(enc: Encounter, me: ActorState) -> list[ActorState]:
+    crowd = enc.crowd
+    sides = crowd.other_sides(me.side)
+    picked: dict[str, None] = {}
+
+    def fresh(fid: str) -> bool:
+        return fid not in picked
+
+    while len(picked) < NEAREST_FOES:
+        found = crowd.nearest(me.x, me.y, sides, accept=fresh)
+        if found is None:
+            break
+        picked.update(dict.fromkeys(found[1][: NEAREST_FOES - len(picked)]))  # ties at one distance: by id
+    order = _state_order(enc)
+    actors = enc.state.actors
+    return [actors[fid] for fid in sorted(picked, key=order.__getitem__)]
+
+
+def _state_order(enc: Encounter) -> dict[str, int]:
+    """Each actor's place in the state, once a round (the order the tie-breaks of edition 4 follow)."""
+    memo = _memo(enc)
+    got = memo.get(("order",))
+    if got is None:
+        got = memo[("order",)] = {aid: k for k, aid in enumerate(enc.state.actors)}
     return got  # type: ignore[return-value]
 
 

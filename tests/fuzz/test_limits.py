@@ -50,11 +50,17 @@ def test_a_10000_actor_scenario_is_checked_actor_by_actor_then_bounded_by_its_wo
     path.write_text(text[:last] + 'skill = "handgun"' + text[last + 18 :], encoding="utf-8")
     with pytest.raises(ScenarioError, match=r"actors\[9999\]\.weapons\[0\]\.skill: unknown weapon skill 'handgun'"):
         load_scenario(path)  # the last actor's typo is found: every actor is checked
-    # Point Zéro's AI may look at every foe for a decision (a foe in sight, behind walls): the pairs bound it
+    # Point Zéro's edition 5 AI weighs the nearest foes (test_point_zero_bounded.py): actor-rounds bound it
     path.write_text(text, encoding="utf-8")
+    assert len(load_scenario(path).spec.actors) == MAX_ACTORS
+    path.write_text(text.replace("round_limit = 1", "round_limit = 4"), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"\$\.round_limit: expected actors x round_limit <= 30,000"):
+        load_scenario(path)
+    # edition 4's AI weighs every foe at every firing cell: the pairs bound it
+    path.write_text(text + "[rules]\nedition = 4\n", encoding="utf-8")
     with pytest.raises(ScenarioError, match=r"\$\.actors: expected actors x actors x round_limit <= 20,000,000"):
         load_scenario(path)
-    path.write_text(_big(4472), encoding="utf-8")
+    path.write_text(_big(4472) + "[rules]\nedition = 4\n", encoding="utf-8")
     assert len(load_scenario(path).spec.actors) == 4472
 
 
