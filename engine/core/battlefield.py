@@ -727,6 +727,21 @@ class Crowd:
         ids.sort()
         return best, ids
 
+    def nearest_few(self, x: int, y: int, sides: Iterable[str], count: int) -> list[str]:
+        """The ``count`` able actors of ``sides`` nearest ``(x, y)``, nearest first; ties at one distance by id."""
+        sides = list(sides)
+        picked: dict[str, None] = {}
+
+        def fresh(aid: str) -> bool:
+            return aid not in picked
+
+        while len(picked) < count:
+            found = self.nearest(x, y, sides, accept=fresh)
+            if found is None:
+                break
+            picked.update(dict.fromkeys(found[1][: count - len(picked)]))
+        return list(picked)
+
     def within(
         self, x: int, y: int, sides: Iterable[str], metres: int, *, grades: Iterable[int] | None = None
     ) -> list[tuple[int, str]]:

@@ -296,16 +296,7 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
     actors = enc.state.actors
     crowd = enc.crowd
     sides = crowd.other_sides(me.side)
-    looked: dict[str, None] = {}
-
-    def fresh(fid: str) -> bool:
-        return fid not in looked
-
-    while len(looked) < LOOKED_AT:
-        found = crowd.nearest(me.x, me.y, sides, accept=fresh)
-        if found is None:
-            break
-        looked.update(dict.fromkeys(found[1][: LOOKED_AT - len(looked)]))  # ties at one distance: by id
+    looked = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT)
 
     def sees(fid: str) -> bool:
         return not field.opaque or field.sees(here, R.pos(actors[fid]))

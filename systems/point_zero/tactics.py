@@ -145,17 +145,7 @@ def foes(enc: Encounter, actor: str) -> list[ActorState]:
 
 def _nearest_foes(enc: Encounter, me: ActorState) -> list[ActorState]:
     crowd = enc.crowd
-    sides = crowd.other_sides(me.side)
-    picked: dict[str, None] = {}
-
-    def fresh(fid: str) -> bool:
-        return fid not in picked
-
-    while len(picked) < NEAREST_FOES:
-        found = crowd.nearest(me.x, me.y, sides, accept=fresh)
-        if found is None:
-            break
-        picked.update(dict.fromkeys(found[1][: NEAREST_FOES - len(picked)]))  # ties at one distance: by id
+    picked = crowd.nearest_few(me.x, me.y, crowd.other_sides(me.side), NEAREST_FOES)
     order = _state_order(enc)
     actors = enc.state.actors
     return [actors[fid] for fid in sorted(picked, key=order.__getitem__)]
