@@ -295,6 +295,22 @@ class Context:
     lists: dict[tuple[object, ...], list[Option]] = field(default_factory=dict)
 
 
+def context(enc: Encounter, actor: str, style: Style) -> Context:
+    """A fresh decision's context for ``actor`` playing ``style``."""
+    r = R.rules(enc)
+    return Context(
+        enc=enc,
+        actor=actor,
+        me=enc.state.actors[actor],
+        style=style,
+        foes=_foes(enc, actor),
+        per_die=r.fixed_per_die if r.modifier_dice == "fixed" else 0,
+        floor=r.min_difficulty,
+        full_margin=r.margin_damage == "full",
+        bands=tuple(r.wound_bands),
+    )
+
+
 def _light_dice(enc: Encounter, cell: Cell) -> int:
     """ZC-COVER-1: +1D in poor light at the target's cell (its zone's light, else the map's); kept per cell."""
     known: dict[Cell, int] | None = enc.scratch.get("zc_tactics_light")
@@ -728,17 +744,7 @@ def choose(enc: Encounter, actor: str, style: Style) -> Option:
     me = enc.state.actors[actor]
     here = (me.x, me.y)
     r = R.rules(enc)
-    ctx = Context(
-        enc=enc,
-        actor=actor,
-        me=me,
-        style=style,
-        foes=_foes(enc, actor),
-        per_die=r.fixed_per_die if r.modifier_dice == "fixed" else 0,
-        floor=r.min_difficulty,
-        full_margin=r.margin_damage == "full",
-        bands=tuple(r.wound_bands),
-    )
+    ctx = context(enc, actor, style)
     if not ctx.foes:
         return Option(0.0, "hold")
     crowd = enc.crowd
@@ -894,17 +900,7 @@ def extra_action_worth(enc: Encounter, actor: str) -> bool:
     loaded = _loaded(enc, actor)
     if not loaded:
         return False
-    ctx = Context(
-        enc=enc,
-        actor=actor,
-        me=a,
-        style=style,
-        foes=_foes(enc, actor),
-        per_die=r.fixed_per_die if r.modifier_dice == "fixed" else 0,
-        floor=r.min_difficulty,
-        full_margin=r.margin_damage == "full",
-        bands=tuple(r.wound_bands),
-    )
+    ctx = context(enc, actor, style)
     granted = max(1, a.initiative // r.points_per_action)
     here = (a.x, a.y)
     now = shot_options(ctx, here, here=False, partial=False, weapons=loaded, quick=True)
