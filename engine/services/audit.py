@@ -193,10 +193,18 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
     actor = _actor_of(anchor_ev) or "?"
     decl = _declaration(entries, ti if ti is not None else di, actor)  # type: ignore[arg-type]
     if decl is not None and isinstance(decl.ev, E.ActionDeclared):
-        who = decl.ev.policy or "?"
+        # Point Zéro declares at the round's start (PZ-INIT-3); Z-Corps and d100 on the actor's turn, and a
+        # d100 reaction when the shot comes, by the resolution's rule rather than a named policy
+        round_start = next(
+            (e.count for e in entries if e.round == decl.round and isinstance(e.ev, E.RoundStarted)), None
+        )
+        when = f"at the start of round {decl.round}" if decl.count == round_start else (
+            f"at count {decl.count} of round {decl.round}"
+        )  # fmt: skip
+        who = f"decided by the {decl.ev.policy} policy, " if decl.ev.policy else ""
         lines.append(
-            f'Why: {name(actor)} declared "{narrator.declared(decl.ev.text)}" at the start of round {decl.round} '
-            f"(decided by the {who} policy, seq {decl.seq}) [{decl.ev.rule}]"
+            f'Why: {name(actor)} declared "{narrator.declared(decl.ev.text)}" {when} '
+            f"({who}seq {decl.seq}) [{decl.ev.rule}]"
         )
     dice = entries[di].ev if di is not None else None
     rolls = _dice_run(entries, di) if di is not None else []
@@ -221,14 +229,22 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
         assert ti is not None
         kept = [f for f, fate in zip(dice.faces, dice.fates, strict=True) if fate == "kept"] if dice else []  # type: ignore[union-attr]
         kept.sort(reverse=True)
-        if len(rolls) == 1 and kept:
+        if len(rolls) == 1 and len(kept) > 1:
             sum_text = " + ".join(str(f) for f in kept) + f" = {test.dice_total}"
-        else:  # several rolls (a Joker, difficulty dice): the total is the test's
+        else:  # one die, or several rolls (a Joker, difficulty dice): the total is the test's
             sum_text = str(test.dice_total)
+        # Point Zéro keeps the best dice (PZ-TEST-1); Z-Corps adds its whole pool; d100 reads one die
+        dropped = any(fate == "dropped" for k in rolls for fate in entries[k].ev.fates)  # type: ignore[union-attr]
+        if dropped:
+            dice_text = f"keeps the best {test.kept}: {sum_text}"
+        elif test.kept == 1:
+            dice_text = f"rolls {sum_text}"
+        else:
+            dice_text = f"adds {test.kept} dice: {sum_text}"
         lines.append(
             f"Test (seq {entries[ti].seq}) [{test.rule}]: {name(test.actor)}'s {test.skill}"
             + (f" against {name(test.target)}" if test.target else "")
-            + f": keeps the best {test.kept}: {sum_text}"
+            + f": {dice_text}"
             + (f", total {test.total}" if test.total != test.dice_total else "")
         )
         lines.append(f"Difficulty {test.difficulty}: base {test.difficulty_base}, then:")

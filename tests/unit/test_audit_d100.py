@@ -103,3 +103,19 @@ def test_a_success_at_60_is_sixty_percent_and_the_worst_band_is_certain() -> Non
     assert outcome_odds(test(99, "fumble"), None) == 1.0
     assert outcome_odds(test(77), None) is None  # a failed double without its dice: attack or not?
     assert outcome_odds(test(70), None) == 0.95  # failure or better: all but the failed doubles 66..99, 100
+
+
+def test_the_test_line_reads_the_d100_as_rolled_and_a_reaction_by_its_count(
+    tests: list[tuple[Path, int, E.SkillTested, E.DiceRolled]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """D100-ROLL-1: one d100 is rolled, nothing kept or dropped; D100-REACT-1: a reaction is declared when the
+    shot comes, at the shooter's count, by no policy of the round's start."""
+    path, seq, test, _ = next(c for c in tests if c[2].skill == "dodge")
+    assert main(["audit", str(path), str(seq)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    test_line = next(x for x in lines if x.startswith("Test "))
+    assert "keeps the best" not in test_line and test_line.endswith(f": rolls {test.dice_total}"), test_line
+    why = next(x for x in lines if x.startswith("Why: "))
+    assert "at the start of round" not in why and "the ? policy" not in why, why
+    assert " at count " in why, why

@@ -173,3 +173,28 @@ def test_a_joker_1_that_still_succeeds_reads_as_a_success_despite_it(
     assert main(["replay", str(path), "--narrate"]) == 0
     told = next(line for line in capsys.readouterr().out.splitlines() if line.lstrip().startswith(f"{seq} "))
     assert "success despite a critical failure" in told, told
+
+
+def test_the_test_line_adds_the_pool_and_never_says_it_keeps_the_best(
+    logs: list[tuple[Path, list[E.Entry]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ZC-DICE-1: a Z-Corps pool is added up, every die of it (a Joker's sixes included); nothing is dropped."""
+    path, seq, test = first_test(logs, lambda t: t.skill.startswith("firearms ") and t.kept > 1)
+    line = next(x for x in audit_text(path, seq, capsys).splitlines() if x.startswith("Test "))
+    assert "keeps the best" not in line, line
+    assert f": adds {test.kept} dice: {test.dice_total}" in line, line
+
+
+def test_the_why_line_gives_the_count_a_declaration_was_made_at(
+    logs: list[tuple[Path, list[E.Entry]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ZC-INIT-1: Z-Corps actors declare on their own turn, not at the start of the round."""
+    path, seq, test = first_test(logs, lambda t: t.skill.startswith("firearms "))
+    text = audit_text(path, seq, capsys)
+    why = next(x for x in text.splitlines() if x.startswith("Why: "))
+    declared = next(
+        e for e in reversed(read_log(path).entries[:seq])
+        if isinstance(e.ev, E.ActionDeclared) and e.ev.actor == test.actor
+    )  # fmt: skip
+    assert f"at count {declared.count} of round {declared.round}" in why, why
+    assert "at the start of round" not in why, why
