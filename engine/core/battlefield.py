@@ -1,7 +1,7 @@
 """The battlefield: walls, line of sight, cover along a line, paths, and a spatial index of the actors.
 
 Every rule system and every policy asks this module the same questions, so that
-they get the same answers (docs/rules-notes.md, "Battlefield geometry"):
+they get the same answers (docs/rules-notes.md, "Common": walls, line of sight, cover, paths):
 
 - **Cells and metres.** The map is a grid of one-metre cells; a step goes to
   one of the eight neighbouring cells and costs one metre, so the straight-line
