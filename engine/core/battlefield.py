@@ -48,7 +48,7 @@ versions.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fracas.core import events as E
@@ -67,6 +67,8 @@ STANDS_IN = "the target stands in it"
 
 #: Bucket size of the crowd index, in cells.
 BUCKET = 8
+#: Below this many able actors of the sides asked about, a crowd query looks at each (cheaper than the rings).
+FEW = 24
 
 
 def distance(a: Cell, b: Cell) -> int:
@@ -147,6 +149,8 @@ class Battlefield:
         #: True when the map has no wall: every question has its open-ground answer
         self.open = not self.wall_at
         self._fields: dict[Cell, list[int]] = {}
+        self._padded: bytearray | None = None
+        self._regions: list[int] | None = None
 
     # ------------------------------------------------------------ cells
 
@@ -279,6 +283,51 @@ class Battlefield:
 
     # ------------------------------------------------------------ paths
 
+    def _blocked_grid(self) -> bytearray:
+        """The map with a one-cell border, row by row (``(y + 1) * (width + 2) + x + 1``): 1 on a wall or the border.
+
+        The breadth-first searches walk this grid by index: the border stops them without a bounds test.
+        """
+        grid = self._padded
+        if grid is None:
+            w, h = self.width, self.height
+            row = w + 2
+            grid = bytearray(b"\x01") * (row * (h + 2))
+            for y in range(h):
+                first = (y + 1) * row + 1
+                grid[first : first + w] = bytes(w)
+            for x, y in self.wall_at:
+                grid[(y + 1) * row + x + 1] = 1
+            self._padded = grid
+        return grid
+
+    def _spread(self, seeds: list[int], label: list[int], value: int, counting: bool) -> None:
+        """Breadth-first over the padded grid from ``seeds`` (indices already labelled): every free cell reached
+        gets ``value`` in ``label`` (with ``counting``, the layer's number of steps instead). A step is
+        :meth:`can_step`'s: onto a free cell, diagonally only when the two cells beside it are not both walls."""
+        grid = self._blocked_grid()
+        row = self.width + 2
+        straight = (1, -1, row, -row)
+        diagonal = ((row + 1, 1, row), (row - 1, -1, row), (1 - row, 1, -row), (-row - 1, -1, -row))
+        layer = seeds
+        d = value
+        while layer:
+            if counting:
+                d += 1
+            nxt: list[int] = []
+            for i in layer:
+                for step in straight:
+                    j = i + step
+                    if label[j] < 0 and not grid[j]:
+                        label[j] = d
+                        nxt.append(j)
+                for step, side_x, side_y in diagonal:
+                    j = i + step
+                    if label[j] < 0 and not grid[j] and not (grid[i + side_x] and grid[i + side_y]):
+                        label[j] = d
+                        nxt.append(j)
+            layer = nxt
+
     def walk_distances(self, goal: Cell) -> list[int]:
         """Metres from every cell to ``goal`` walking around the walls (-1: no way), cells by ``y * width + x``.
 
@@ -290,23 +339,16 @@ class Battlefield:
         if len(self._fields) >= max(4, min(4096, FIELD_CELLS // (self.width * self.height))):
             self._fields.clear()  # a memory bound: a field is a list of every cell of the map
         w, h = self.width, self.height
-        field = [-1] * (w * h)
+        row = w + 2
+        padded = [-1] * (row * (h + 2))
         gx, gy = goal
-        field[gy * w + gx] = 0
-        queue = deque([goal])
-        can_step = self.can_step
-        while queue:
-            cx, cy = queue.popleft()
-            d = field[cy * w + cx] + 1
-            for nx in (cx - 1, cx, cx + 1):
-                if nx < 0 or nx >= w:
-                    continue
-                for ny in (cy - 1, cy, cy + 1):
-                    if ny < 0 or ny >= h or field[ny * w + nx] >= 0:
-                        continue
-                    if can_step((cx, cy), (nx, ny)):
-                        field[ny * w + nx] = d
-                        queue.append((nx, ny))
+        first = (gy + 1) * row + gx + 1
+        padded[first] = 0
+        self._spread([first], padded, 0, counting=True)
+        field = []
+        for y in range(h):
+            first = (y + 1) * row + 1
+            field += padded[first : first + w]
         self._fields[goal] = field
         return field
 
@@ -316,6 +358,33 @@ class Battlefield:
             return distance(a, b)
         d = self.walk_distances(b)[a[1] * self.width + a[0]]
         return None if d < 0 else d
+
+    def reaches(self, a: Cell, b: Cell) -> bool:
+        """Whether a walk around the walls leads from ``a`` to ``b`` (``walk_distance(a, b) is not None``).
+
+        A step is allowed both ways (:meth:`can_step` looks at the cell stepped onto and at the two
+        cells beside a diagonal, the same both ways), so two free cells are joined when they lie in
+        the same region of free cells: the regions are labelled once (the walls never move).
+        """
+        if self.open or a == b:
+            return True
+        if not self.walkable(b):
+            return self.walk_distance(a, b) is not None  # a goal on a wall: its own search
+        if not self.walkable(a):
+            return False  # a search from a free goal reaches free cells only
+        regions = self._regions
+        if regions is None:
+            grid = self._blocked_grid()
+            regions = [-1] * len(grid)
+            count = 0
+            for i, blocked in enumerate(grid):
+                if not blocked and regions[i] < 0:
+                    regions[i] = count
+                    self._spread([i], regions, count, counting=False)
+                    count += 1
+            self._regions = regions
+        row = self.width + 2
+        return regions[(a[1] + 1) * row + a[0] + 1] == regions[(b[1] + 1) * row + b[0] + 1]
 
     def path_toward(
         self,
@@ -405,8 +474,14 @@ class Battlefield:
         walls, width, height = self.wall_at, self.width, self.height
         # who stands where, read straight from the crowd for its view (the search asks it of every cell)
         crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
-        for _ in range(metres):
+        # A cell more than one metre (a slot's reach) plus the steps left away from every target, in a straight
+        # line, leads to no slot in time: the search leaves it. Each step changes that distance by at most one
+        # metre, so whatever a left cell would have reached in time is left too, and every other cell is
+        # reached at the same step from the same cell as by the whole search: the same walk, less searching.
+        aims = list(dict.fromkeys(targets))
+        for steps in range(metres):
             nxt: list[Cell] = []
+            allowance = metres - steps  # at most this many metres from a target after this step
             for cx, cy in layer:
                 for dx, dy in NEIGHBOURS:
                     nx, ny = cx + dx, cy + dy
@@ -421,6 +496,16 @@ class Battlefield:
                             continue
                     elif cell in blocked:
                         continue
+                    for tx, ty in aims:
+                        if (
+                            nx - tx <= allowance
+                            and tx - nx <= allowance
+                            and ny - ty <= allowance
+                            and ty - ny <= allowance
+                        ):
+                            break
+                    else:
+                        continue  # too far from every target to reach a slot in the steps left
                     came[cell] = (cx, cy)
                     nxt.append(cell)
             if not nxt:
@@ -480,9 +565,11 @@ class Crowd:
     state has folded them). Queries look at the buckets near a cell only.
     """
 
-    def __init__(self, state: State, width: int, height: int, bucket: int = BUCKET) -> None:
+    def __init__(self, state: State, width: int, height: int, bucket: int = BUCKET, few: int = FEW) -> None:
         self.state = state
         self.bucket = bucket
+        #: at most this many able actors asked about: a query looks at each of them, not at rings of buckets
+        self.few = few
         #: how many buckets across and down the map (actors never leave it)
         self.buckets_x = (max(width, 1) - 1) // bucket + 1
         self.buckets_y = (max(height, 1) - 1) // bucket + 1
@@ -602,6 +689,15 @@ class Crowd:
             others = self._others[side] = sorted(s for s in self.counts if s != side)
         return others
 
+    def _able_among(self, sides: Sequence[str], grades: Sequence[int] | None) -> int:
+        """How many able actors of ``sides`` (of ``grades``) there are, from the counts."""
+        n = 0
+        for side in sides:
+            counts = self.counts.get(side)
+            if counts:
+                n += sum(counts.values()) if grades is None else sum(counts.get(g, 0) for g in grades)
+        return n
+
     def _buckets(self, sides: Iterable[str], grades: Iterable[int] | None) -> list[dict[Cell, dict[str, Cell]]]:
         out: list[dict[Cell, dict[str, Cell]]] = []
         for side in sides:
@@ -650,11 +746,33 @@ class Crowd:
         """The least straight-line distance from ``(x, y)`` to an able actor of ``sides`` (of ``grades``),
         and the ids at that distance, sorted; None when none is within ``within`` metres.
 
-        ``accept(id)``: an extra test a candidate must pass (in sight, say).
+        ``accept(id)``: an extra test a candidate must pass (in sight, say; asked of the nearest
+        candidates until one passes, and of those as near: it must have no side effect).
         """
+        sides = sides if isinstance(sides, (list, tuple)) else list(sides)
+        grades = grades if grades is None or isinstance(grades, (list, tuple)) else list(grades)
         groups = self._buckets(sides, grades)
         if not groups:
             return None
+        if self._able_among(sides, grades) <= self.few:
+            # a few candidates: each by distance then id, the nearest that pass ``accept``
+            near: list[tuple[int, str]] = []
+            for group in groups:
+                for members in group.values():
+                    for aid, (ax, ay) in members.items():
+                        d = max(ax - x, x - ax, ay - y, y - ay)
+                        if within is None or d <= within:
+                            near.append((d, aid))
+            near.sort()
+            best: int | None = None
+            ids: list[str] = []
+            for d, aid in near:
+                if best is not None and d > best:
+                    break
+                if accept is None or accept(aid):
+                    best = d
+                    ids.append(aid)
+            return None if best is None else (best, ids)
         best: int | None = None
         ids: list[str] = []
         far = 1 << 60
@@ -746,9 +864,20 @@ class Crowd:
         self, x: int, y: int, sides: Iterable[str], metres: int, *, grades: Iterable[int] | None = None
     ) -> list[tuple[int, str]]:
         """Every able actor of ``sides`` within ``metres`` of ``(x, y)``: (distance, id), sorted."""
+        sides = sides if isinstance(sides, (list, tuple)) else list(sides)
+        grades = grades if grades is None or isinstance(grades, (list, tuple)) else list(grades)
         groups = self._buckets(sides, grades)
         out: list[tuple[int, str]] = []
         if not groups:
+            return out
+        if self._able_among(sides, grades) <= self.few:
+            for group in groups:
+                for members in group.values():
+                    for aid, (ax, ay) in members.items():
+                        d = max(ax - x, x - ax, ay - y, y - ay)
+                        if d <= metres:
+                            out.append((d, aid))
+            out.sort()
             return out
         b = self.bucket
         for kx in range((x - metres) // b, (x + metres) // b + 1):

@@ -150,7 +150,7 @@ def _pick_target(enc: Encounter, me: ActorState, reach: int | None, *, seen: boo
 
         def accept(fid: str) -> bool:
             f = actors[fid]
-            return field.walk_distance(here, (f.x, f.y)) is not None
+            return field.reaches(here, (f.x, f.y))
 
     for grade in crowd.grades(sides):
         found = crowd.nearest(me.x, me.y, sides, grades=(grade,), within=reach, accept=accept)

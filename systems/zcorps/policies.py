@@ -130,7 +130,7 @@ def _seen_or_reached(enc: Encounter, me: ActorState) -> Callable[[str], bool] | 
 
     def accept(fid: str) -> bool:
         cell = (actors[fid].x, actors[fid].y)
-        return field.sees(here, cell) or field.walk_distance(here, cell) is not None
+        return field.sees(here, cell) or field.reaches(here, cell)
 
     return accept
 
@@ -143,7 +143,7 @@ def _reached(enc: Encounter, me: ActorState) -> Callable[[str], bool] | None:
     actors, here = enc.state.actors, (me.x, me.y)
 
     def accept(fid: str) -> bool:
-        return field.walk_distance(here, (actors[fid].x, actors[fid].y)) is not None
+        return field.reaches(here, (actors[fid].x, actors[fid].y))
 
     return accept
 

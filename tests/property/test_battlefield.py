@@ -124,6 +124,22 @@ def test_walks_are_shortest_legal_and_deterministic(data: st.DataObject) -> None
 
 @given(st.data())
 @settings(max_examples=300, deadline=None)
+def test_walk_fields_and_reach_are_the_plain_search(data: st.DataObject) -> None:
+    """The padded-grid search and the labelled regions answer as a plain search over :meth:`can_step`, for
+    any goal (a wall cell too) and any start, on maps with walls touching the edges and each other."""
+    m = data.draw(maps())
+    field = Battlefield(m)
+    goal = data.draw(cells(m))
+    reach = _bfs(field, goal)
+    every = [(x, y) for y in range(m.height) for x in range(m.width)]
+    assert field.walk_distances(goal) == [reach.get(c, -1) for c in every]
+    for start in data.draw(st.lists(cells(m), max_size=8)):
+        assert field.reaches(start, goal) == (start in reach)
+        assert field.walk_distance(start, goal) == reach.get(start)
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
 def test_open_map_walks_are_the_old_straight_walks(data: st.DataObject) -> None:
     m = MapSpec(width=16, height=16)
     field = Battlefield(m)
@@ -160,7 +176,10 @@ def _entered(aid: str, side: str, x: int, y: int) -> E.ActorEntered:
 def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
     width, height = data.draw(st.integers(1, 40)), data.draw(st.integers(1, 40))
     state = State()
-    crowd = Crowd(state, width, height, bucket=data.draw(st.sampled_from([1, 3, 8])))
+    # few=0: the rings of buckets always; few=40: every query looks at each actor
+    crowd = Crowd(
+        state, width, height, bucket=data.draw(st.sampled_from([1, 3, 8])), few=data.draw(st.sampled_from([0, 5, 40]))
+    )
     sides = ["a", "b", "c"]
     n = data.draw(st.integers(0, 40))
     for i in range(n):
@@ -216,6 +235,15 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
     else:
         best = min(dist[i] for i in inside)
         assert got == (best, sorted(i for i in inside if dist[i] == best))
+    # with a filter (in sight, say): the nearest that pass it
+    passing = set(data.draw(st.lists(st.sampled_from(ids), unique=True))) if ids else set()
+    got = crowd.nearest(x, y, iter(wanted), within=reach, accept=passing.__contains__)
+    kept = [i for i in inside if i in passing]
+    if not kept:
+        assert got is None
+    else:
+        best = min(dist[i] for i in kept)
+        assert got == (best, sorted(i for i in kept if dist[i] == best))
     metres = data.draw(st.integers(0, 20))
     assert crowd.within(x, y, wanted, metres) == sorted((dist[a.id], a.id) for a in able if dist[a.id] <= metres)
     for cell in {(a.x, a.y) for a in state.actors.values()} | {(x, y)}:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +199,31 @@ def test_the_thousand_zombie_horde_replays_verifies_and_respects_its_walls(tmp_p
     cells = {(ev.x, ev.y) for ev in evs if isinstance(ev, E.Moved)}
     assert not cells & walls
     assert {(12, 19), (12, 20)} & cells  # the dead come through the gate in the barricade
+    # the simulation's speed-ups (walk fields, crowd queries, the emit path) change no byte of the fight
+    assert hashlib.sha256(log.read_bytes()).hexdigest() == HORDE_SHA256["7"], HORDE_CHANGED
+
+
+#: SHA-256 of ``fracas run horde --seed S`` logs, computed with the code before the horde's speed-ups
+#: (fracas 0.1.0, Z-Corps rules edition 5): a pure optimisation must leave every byte as it was.
+HORDE_SHA256 = {
+    "7": "c6a96f01c94008f548272ba35d6adc3a84d660682fd9b8ca8dc42490c7e023fe",  # the scenario's own seed
+    "1": "aed354cea4362005635734770aecffc6b2eab2f46988453ad0b0ecf9f3377117",
+    "2": "f1f85d11baa689e3c49e513200c3e3a636fdf7c676307700793aededb678f782",
+    "3": "77c71a644478a8a033b9ade836d522602ab2557626bdbaf5cfa552ddbf154a4f",
+}
+HORDE_CHANGED = (
+    "the horde's log changed: an optimisation must not change it; a change to the Z-Corps rules or AI that "
+    "alters fights on purpose updates HORDE_SHA256 (sha256sum of `fracas run horde --seed S --log L`)"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", ["1", "2", "3"])
+def test_the_horde_logs_are_the_bytes_they_were(tmp_path: Path, seed: str) -> None:
+    """Three more seeds of the horde, byte for byte (about 4 s each; the default suite checks the scenario's seed)."""
+    log = tmp_path / "horde.jsonl"
+    run_scenario(resolve_scenario("horde"), seed=seed, log_path=log)
+    assert hashlib.sha256(log.read_bytes()).hexdigest() == HORDE_SHA256[seed], HORDE_CHANGED
 
 
 def test_the_committed_horde_is_what_make_horde_writes() -> None:
