@@ -149,6 +149,9 @@ class Battlefield:
         #: True when the map has no wall: every question has its open-ground answer
         self.open = not self.wall_at
         self._fields: dict[Cell, list[int]] = {}
+        self._searches: dict[Cell, _Search] = {}
+        #: how many searches are kept (the memory bound: each labels every cell of the map)
+        self.field_limit = max(4, min(4096, FIELD_CELLS // (self.width * self.height)))
         self._padded: bytearray | None = None
         self._regions: list[int] | None = None
 
@@ -301,50 +304,54 @@ class Battlefield:
             self._padded = grid
         return grid
 
-    def _spread(self, seeds: list[int], label: list[int], value: int, counting: bool) -> None:
-        """Breadth-first over the padded grid from ``seeds`` (indices already labelled): every free cell reached
-        gets ``value`` in ``label`` (with ``counting``, the layer's number of steps instead). A step is
-        :meth:`can_step`'s: onto a free cell, diagonally only when the two cells beside it are not both walls."""
+    def _layer(self, layer: list[int], label: list[int], value: int) -> list[int]:
+        """One layer of a breadth-first search over the padded grid: the free cells one step from ``layer`` not
+        yet labelled, labelled ``value``. A step is :meth:`can_step`'s: onto a free cell, diagonally only when
+        the two cells beside it are not both walls."""
         grid = self._blocked_grid()
         row = self.width + 2
-        straight = (1, -1, row, -row)
-        diagonal = ((row + 1, 1, row), (row - 1, -1, row), (1 - row, 1, -row), (-row - 1, -1, -row))
-        layer = seeds
-        d = value
-        while layer:
-            if counting:
-                d += 1
-            nxt: list[int] = []
-            for i in layer:
-                for step in straight:
-                    j = i + step
-                    if label[j] < 0 and not grid[j]:
-                        label[j] = d
-                        nxt.append(j)
-                for step, side_x, side_y in diagonal:
-                    j = i + step
-                    if label[j] < 0 and not grid[j] and not (grid[i + side_x] and grid[i + side_y]):
-                        label[j] = d
-                        nxt.append(j)
-            layer = nxt
+        nxt: list[int] = []
+        for i in layer:
+            for step in (1, -1, row, -row):
+                j = i + step
+                if label[j] < 0 and not grid[j]:
+                    label[j] = value
+                    nxt.append(j)
+            for step, side_x, side_y in (
+                (row + 1, 1, row),
+                (row - 1, -1, row),
+                (1 - row, 1, -row),
+                (-row - 1, -1, -row),
+            ):
+                j = i + step
+                if label[j] < 0 and not grid[j] and not (grid[i + side_x] and grid[i + side_y]):
+                    label[j] = value
+                    nxt.append(j)
+        return nxt
+
+    def _search(self, goal: Cell) -> _Search:
+        """The breadth-first search from ``goal``, as far as it has gone (kept per goal: the walls never move)."""
+        found = self._searches.get(goal)
+        if found is None:
+            if len(self._searches) >= self.field_limit:
+                self._searches.clear()  # a memory bound: a search labels every cell of the map
+                self._fields.clear()
+            found = self._searches[goal] = _Search(self, goal)
+        return found
 
     def walk_distances(self, goal: Cell) -> list[int]:
         """Metres from every cell to ``goal`` walking around the walls (-1: no way), cells by ``y * width + x``.
 
-        A breadth-first search from the goal; kept per goal (the walls never move).
+        A breadth-first search from the goal, to its end; kept per goal (the walls never move).
         """
         field = self._fields.get(goal)
         if field is not None:
             return field
-        if len(self._fields) >= max(4, min(4096, FIELD_CELLS // (self.width * self.height))):
-            self._fields.clear()  # a memory bound: a field is a list of every cell of the map
+        search = self._search(goal)
+        search.finish()
         w, h = self.width, self.height
         row = w + 2
-        padded = [-1] * (row * (h + 2))
-        gx, gy = goal
-        first = (gy + 1) * row + gx + 1
-        padded[first] = 0
-        self._spread([first], padded, 0, counting=True)
+        padded = search.label
         field = []
         for y in range(h):
             first = (y + 1) * row + 1
@@ -353,10 +360,17 @@ class Battlefield:
         return field
 
     def walk_distance(self, a: Cell, b: Cell) -> int | None:
-        """Metres of the shortest walk from ``a`` to ``b`` around the walls (None: no way there)."""
+        """Metres of the shortest walk from ``a`` to ``b`` around the walls (None: no way there).
+
+        The search from ``b`` goes only as far as ``a`` (and goes on from there for a later, farther question).
+        """
         if self.open:
             return distance(a, b)
-        d = self.walk_distances(b)[a[1] * self.width + a[0]]
+        field = self._fields.get(b)
+        if field is not None:
+            d = field[a[1] * self.width + a[0]]
+        else:
+            d = self._search(b).reach((a[1] + 1) * (self.width + 2) + a[0] + 1)
         return None if d < 0 else d
 
     def reaches(self, a: Cell, b: Cell) -> bool:
@@ -380,7 +394,9 @@ class Battlefield:
             for i, blocked in enumerate(grid):
                 if not blocked and regions[i] < 0:
                     regions[i] = count
-                    self._spread([i], regions, count, counting=False)
+                    layer = [i]
+                    while layer:
+                        layer = self._layer(layer, regions, count)
                     count += 1
             self._regions = regions
         row = self.width + 2
@@ -420,23 +436,21 @@ class Battlefield:
                 x, y = cx, cy
                 out.append(step)
             return out
-        field = self.walk_distances(goal)
-        w = self.width
+        # the search from the goal as far as the start: every cell nearer the goal than the start is labelled
+        # (the steps look at nothing farther), the border of the padded grid is never one metre nearer
+        search = self._search(goal)
+        row = self.width + 2
+        field = search.label
+        search.reach((y + 1) * row + x + 1)
         for _ in range(metres):
             if max(x - gx, gx - x, y - gy, gy - y) <= stop and self.sees((x, y), goal):
                 break
-            d = field[y * w + x]
+            d = field[(y + 1) * row + x + 1]
             if d <= 0:
                 break  # at the goal, or no way there
             for step in step_order(x, y, gx, gy):
                 cx, cy = step
-                if (
-                    0 <= cx < w
-                    and 0 <= cy < self.height
-                    and field[cy * w + cx] == d - 1
-                    and step not in blocked
-                    and self.can_step((x, y), step)
-                ):
+                if field[(cy + 1) * row + cx + 1] == d - 1 and step not in blocked and self.can_step((x, y), step):
                     break
             else:
                 break
@@ -520,6 +534,35 @@ class Battlefield:
                 return path, k
             layer = nxt
         return None
+
+
+class _Search:
+    """A breadth-first search over a battlefield's padded grid from one goal, layer by layer, on demand."""
+
+    __slots__ = ("field", "label", "layer", "metres")
+
+    def __init__(self, field: Battlefield, goal: Cell) -> None:
+        self.field = field
+        row = field.width + 2
+        first = (goal[1] + 1) * row + goal[0] + 1
+        #: metres from each padded cell to the goal, -1 where the search has not been (or cannot go)
+        self.label = [-1] * (row * (field.height + 2))
+        self.label[first] = 0
+        self.layer = [first]
+        self.metres = 0
+
+    def reach(self, index: int) -> int:
+        """The walk's metres from the padded cell ``index`` to the goal (-1: no way), searching only as far."""
+        label = self.label
+        while label[index] < 0 and self.layer:
+            self.metres += 1
+            self.layer = self.field._layer(self.layer, label, self.metres)
+        return label[index]
+
+    def finish(self) -> None:
+        while self.layer:
+            self.metres += 1
+            self.layer = self.field._layer(self.layer, self.label, self.metres)
 
 
 #: The order :meth:`Battlefield.walk_to_reach` tries the neighbours of a cell in: east, west, south, north, diagonals.

@@ -139,6 +139,36 @@ def test_walk_fields_and_reach_are_the_plain_search(data: st.DataObject) -> None
 
 
 @given(st.data())
+@settings(max_examples=200, deadline=None)
+def test_searches_kept_between_questions_answer_as_fresh_ones(data: st.DataObject) -> None:
+    """A battlefield keeps each goal's search as far as it went: whatever it was asked before (near, far, whole
+    fields, paths with others in the way), every answer is the one a battlefield asked nothing before gives."""
+    m = data.draw(maps())
+    kept = Battlefield(m)
+    if data.draw(st.booleans()):
+        kept.field_limit = 1  # the kept searches are dropped at every new goal
+    goals = data.draw(st.lists(cells(m), min_size=1, max_size=3))
+    for _ in range(data.draw(st.integers(1, 12))):
+        goal = data.draw(st.sampled_from(goals))
+        start = data.draw(cells(m))
+        ask = data.draw(st.sampled_from(["distance", "field", "path", "reach"]))
+        fresh = Battlefield(m)
+        if ask == "distance":
+            assert kept.walk_distance(start, goal) == fresh.walk_distance(start, goal)
+        elif ask == "field":
+            assert kept.walk_distances(goal) == fresh.walk_distances(goal)
+        elif ask == "reach":
+            assert kept.reaches(start, goal) == fresh.reaches(start, goal)
+        else:
+            metres = data.draw(st.integers(0, 30))
+            stop = data.draw(st.integers(0, 3))
+            blocked = frozenset(data.draw(st.lists(cells(m), max_size=6)))
+            assert kept.path_toward(start, goal, metres, stop=stop, blocked=blocked) == fresh.path_toward(
+                start, goal, metres, stop=stop, blocked=blocked
+            )
+
+
+@given(st.data())
 @settings(max_examples=300, deadline=None)
 def test_open_map_walks_are_the_old_straight_walks(data: st.DataObject) -> None:
     m = MapSpec(width=16, height=16)
