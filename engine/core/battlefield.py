@@ -797,24 +797,7 @@ class Crowd:
         if not groups:
             return None
         if self._able_among(sides, grades) <= self.few:
-            # a few candidates: each by distance then id, the nearest that pass ``accept``
-            near: list[tuple[int, str]] = []
-            for group in groups:
-                for members in group.values():
-                    for aid, (ax, ay) in members.items():
-                        d = max(ax - x, x - ax, ay - y, y - ay)
-                        if within is None or d <= within:
-                            near.append((d, aid))
-            near.sort()
-            best: int | None = None
-            ids: list[str] = []
-            for d, aid in near:
-                if best is not None and d > best:
-                    break
-                if accept is None or accept(aid):
-                    best = d
-                    ids.append(aid)
-            return None if best is None else (best, ids)
+            return _nearest_of_each(groups, x, y, within, accept)
         best: int | None = None
         ids: list[str] = []
         far = 1 << 60
@@ -914,8 +897,8 @@ class Crowd:
             return out
         if self._able_among(sides, grades) <= self.few:
             for group in groups:
-                for members in group.values():
-                    for aid, (ax, ay) in members.items():
+                for bucket in group.values():
+                    for aid, (ax, ay) in bucket.items():
                         d = max(ax - x, x - ax, ay - y, y - ay)
                         if d <= metres:
                             out.append((d, aid))
@@ -934,6 +917,33 @@ class Crowd:
                             out.append((d, aid))
         out.sort()
         return out
+
+
+def _nearest_of_each(
+    groups: list[dict[Cell, dict[str, Cell]]],
+    x: int,
+    y: int,
+    within: int | None,
+    accept: Callable[[str], bool] | None,
+) -> tuple[int, list[str]] | None:
+    """:meth:`Crowd.nearest` over a few candidates: each by distance then id, the nearest that pass ``accept``."""
+    near: list[tuple[int, str]] = []
+    for group in groups:
+        for bucket in group.values():
+            for aid, (ax, ay) in bucket.items():
+                d = max(ax - x, x - ax, ay - y, y - ay)
+                if within is None or d <= within:
+                    near.append((d, aid))
+    near.sort()
+    best: int | None = None
+    ids: list[str] = []
+    for d, aid in near:
+        if best is not None and d > best:
+            break
+        if accept is None or accept(aid):
+            best = d
+            ids.append(aid)
+    return None if best is None else (best, ids)
 
 
 class Occupied:
