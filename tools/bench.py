@@ -93,8 +93,9 @@ def timed(fn: Callable[[], object]) -> float:
 def bare_duel(seed: str) -> Outcome:
     """The Point Zéro duel as a plain loop (same dice stream, no events, no SimPy).
 
-    Mirrors scenarios/point_zero/duel.toml under the aggressive policy: both
-    shoot at 2 m (short range 10, gloom +2) every round until one is down.
+    Mirrors scenarios/point_zero/duel.toml under rules edition 1's aggressive
+    policy (``Duel.bare_edition``): both shoot at 2 m (short range 10, gloom +2)
+    every round until one is down (Critique/Sonné included).
     """
     dice = DerivedDice(seed)
 
@@ -663,7 +664,9 @@ class Duel:
 
 
 DUELS = (
-    Duel("point_zero", DUEL, bare_duel, roll_point_zero, "3d6 keep 2, logged", ENDLESS),
+    # the bare loop mirrors fracas 0.1.0's aggressive policy and round (rules edition 1: plans before
+    # initiative, the incapacitated out); edition 3 on plays the competent AI (issue 16)
+    Duel("point_zero", DUEL, bare_duel, roll_point_zero, "3d6 keep 2, logged", ENDLESS, 1),
     # the bare loop mirrors the edition-4 aggressive policy (edition 5 plays the competent AI, issue 16)
     Duel("zcorps", ZC_DUEL, bare_zcorps_duel, roll_zcorps, "4D+1 with its Joker: 2 dice events, logged", ZC_HORDE, 4),
     Duel("d100", D100_DUEL, bare_d100_duel, roll_d100, "1d100, logged", D100_SIEGE),
