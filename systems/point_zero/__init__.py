@@ -100,12 +100,19 @@ class PointZero:
         order = R.resolution_order(enc, inits)
         plans: dict[str, Plan] = {}
         enc.scratch[DECLARED] = plans  # what the policies see of the declarations made (policies.declared)
+        # PZ-INIT-3: the rolls are known as the declarations go round (a move-only one becomes DEP once
+        # declared), and who declared an attack on whom (read by the edition-6 AI: tactics.known)
+        enc.scratch[tactics.INITIATIVE] = inits
+        against: dict[str, list[str]] = {}
+        enc.scratch[tactics.DECLARED_AGAINST] = against
         policies = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")
         moved_only = False
         for aid in reversed(order):  # PZ-INIT-3: ascending order, each seeing the slower ones' declarations
             if aid in busy:  # PZ-ROUND-1: « ne peut rien faire d'autre »: the task goes on, nobody is asked
                 plan, rounds = busy[aid]
                 plans[aid] = plan
+                if plan.kind == "attack" and plan.target is not None:
+                    against.setdefault(plan.target, []).append(aid)
                 this = rounds - enc.state.actors[aid].conditions.get(R.BUSY, 0) + 1
                 text = f"keeps at it: {plan.text(enc)} (round {this} of {rounds})"
                 enc.emit(
@@ -113,6 +120,8 @@ class PointZero:
                 )
                 continue
             plan = plans[aid] = policies[specs[aid].policy](enc, aid)
+            if plan.kind == "attack" and plan.target is not None:
+                against.setdefault(plan.target, []).append(aid)
             self._declare(enc, aid, plan)
             if not plan.acts():  # PZ-INIT-2: a move-only round resolves at DEP
                 inits[aid] = R.roll_initiative(enc, aid, False)

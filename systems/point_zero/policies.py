@@ -80,7 +80,7 @@ class Plan(msgspec.Struct, kw_only=True):
 Policy = Callable[[Encounter, str], Plan]
 
 #: The encounter scratch key of this round's declarations so far (PZ-INIT-3).
-DECLARED = "pz_declared"
+DECLARED = tactics.DECLARED
 
 
 def declared(enc: Encounter) -> dict[str, Plan]:

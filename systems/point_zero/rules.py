@@ -19,8 +19,9 @@ class PointZeroRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # Rules edition (docs/rules-notes.md, "Rules editions"): 1 = the readings of fracas 0.1.0 (a log
     # header without this field is edition 1, so its fight re-simulates as it was played); 2 to 4 =
     # the rules-as-written readings of issue 13, landed in steps; 5 = the competent AI weighs only the
-    # nearest foes (bounded decisions, tactics.NEAREST_FOES). A scenario may pin an older one.
-    edition: int = 5
+    # nearest foes (bounded decisions, tactics.NEAREST_FOES); 6 = it reads its initiative and the
+    # slower actors' declarations (PZ-INIT-3, tactics.known). A scenario may pin an older one.
+    edition: int = 6
 
     # PZ-MON-1: boxes per level, on both monitors.
     monitor_boxes: list[int] = msgspec.field(default_factory=lambda: [3, 2, 1, 1])

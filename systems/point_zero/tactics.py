@@ -21,18 +21,29 @@ options compared are:
 
 A shot with no chance is never taken; expected harm grows with the target's
 wounds (focus fire on foes that can be put down). Policies are deterministic.
+
+From rules edition 6 (:data:`DECLARATIONS_EDITION`) a decision also reads what
+PZ-INIT-3 lets a player know when it declares: its own initiative roll, and
+the declarations of every slower actor (:func:`declared_terms`). A foe's
+declared path says where it will stand at the actor's count; a declared attack
+on the actor is a known harm at each cell it may end on, worth taking cover
+from or putting its author down first (the author, slower, resolves after);
+putting down a foe a slower ally declared against loses the ally's action
+(PZ-INIT-4), so that action's worth counts against it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.point_zero import resolution as R
 from fracas.systems.point_zero.odds import at_least
-from fracas.systems.point_zero.rules import SHOCK
+from fracas.systems.point_zero.rules import PHYSICAL, SHOCK
 from fracas.systems.point_zero.sheet import MELEE_SKILLS, Weapon
 
 Cell = tuple[int, int]
@@ -44,6 +55,14 @@ BOUNDED_EDITION = 5
 #: per decision that does not grow with it (each foe weighed adds a walk toward it and its threat
 #: at every firing cell: about 5 ms an actor-round at 8, three times that at 16).
 NEAREST_FOES = 8
+#: Rules edition 6: the AI reads its initiative and the slower actors' declarations (PZ-INIT-3).
+DECLARATIONS_EDITION = 6
+#: The encounter scratch keys of the round's declarations (PZ-INIT-3): actor -> plan, in the order
+#: declared (slowest first); each actor's initiative (a move-only declaration's is its DEP once
+#: declared, PZ-INIT-2); and target -> the actors that declared an attack on it, in that order.
+DECLARED = "pz_declared"
+INITIATIVE = "pz_initiative"
+DECLARED_AGAINST = "pz_declared_against"
 #: PZ-SURP-1 (policy): a surpass only when it adds this much to the odds (issue 16).
 SURPASS_WORTH = 0.10
 #: The share of next round's value counted for an action that only prepares it (aim, reload, move).
@@ -65,6 +84,9 @@ class Style:
     min_odds: float
     #: sprinting into cover is an option even with a shot or a blow at hand
     sprints_to_cover: bool
+    #: from rules edition 6, how much a declared attack's expected harm on the actor or an ally
+    #: counts against harm dealt (PZ-INIT-3: known, so not discounted as ``threat_weight`` is)
+    known_harm_weight: float = 0.0
 
 
 #: The rules edition from which ``aggressive`` and ``cautious`` play by this module (docs/rules-notes.md).
@@ -72,8 +94,8 @@ COMPETENT_EDITION = 3
 #: The policies that play by this module (their attacks are re-checked at resolution: :func:`at_resolution`).
 COMPETENT = ("aggressive", "cautious")
 
-AGGRESSIVE = Style(name="aggressive", threat_weight=0.1, min_odds=0.0, sprints_to_cover=False)
-CAUTIOUS = Style(name="cautious", threat_weight=0.3, min_odds=0.05, sprints_to_cover=True)
+AGGRESSIVE = Style(name="aggressive", threat_weight=0.1, min_odds=0.0, sprints_to_cover=False, known_harm_weight=0.5)
+CAUTIOUS = Style(name="cautious", threat_weight=0.3, min_odds=0.05, sprints_to_cover=True, known_harm_weight=1.0)
 
 
 @dataclass(frozen=True)
@@ -362,11 +384,278 @@ def _surpass_options(enc: Encounter, actor: str, dice: int, keep: int, difficult
     return out
 
 
+# ------------------------------------------ what the declarations tell (rules edition 6, PZ-INIT-3)
+
+
+class Declared(Protocol):
+    """A declared plan as this module reads it (:class:`fracas.systems.point_zero.policies.Plan`)."""
+
+    kind: str
+    target: str | None
+    weapon: str | None
+    before: list[Cell]
+    after: list[Cell]
+    surpass: int
+    exit: str | None
+
+    def acts(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Known:
+    """What PZ-INIT-3 tells an actor as it declares: its initiative, every initiative rolled, and the
+    plans of the actors slower than it (declared first)."""
+
+    init: int
+    inits: dict[str, int]
+    plans: dict[str, Declared]
+    against: dict[str, list[str]]
+
+
+def known(enc: Encounter, actor: str) -> Known | None:
+    """From rules edition 6, what the actor knows of this round as it declares; None before (or outside a round)."""
+    if R.rules(enc).edition < DECLARATIONS_EDITION:
+        return None
+    inits: dict[str, int] | None = enc.scratch.get(INITIATIVE)
+    if inits is None or actor not in inits:
+        return None
+    return Known(inits[actor], inits, enc.scratch.get(DECLARED, {}), enc.scratch.get(DECLARED_AGAINST, {}))
+
+
+def survives(k: Known | None, init_dice: int, metres: int) -> float:
+    """PZ-MOVE-2: whether the action survives ``metres`` walked first: known from edition 6 (the roll is made
+    before declaring, PZ-INIT-3: at least 1 left), else the odds of the INIT dice."""
+    if k is None:
+        return p_initiative_above(init_dice, metres)
+    return 1.0 if metres < k.init else 0.0
+
+
+def action_count(k: Known, aid: str) -> int | None:
+    """The count at which a declared action resolves: the initiative less the metres walked first (PZ-MOVE-2)."""
+    plan = k.plans.get(aid)
+    init = k.inits.get(aid)
+    if plan is None or init is None or not plan.acts():
+        return None
+    return init - len(plan.before)
+
+
+def where_at(here: Cell, path: Sequence[Cell], start: int, count: int) -> tuple[Cell, int]:
+    """Where a walker of ``path`` from initiative ``start`` (a metre a count, PZ-MOVE-2) stands as ``count``
+    resolves, and the metres walked by then (a step at that count comes first: moves before actions)."""
+    metres = min(len(path), max(0, start - count))
+    return (path[metres - 1] if metres else here), metres
+
+
+def declared_cell(enc: Encounter, k: Known, who: ActorState, count: int) -> tuple[Cell, int, bool]:
+    """Where ``who`` stands as ``count`` resolves, by its declared path (its own cell if it has not declared),
+    the metres walked, and whether it is gone by then (fled through its exit, C-END-1)."""
+    plan = k.plans.get(who.id)
+    here = R.pos(who)
+    if plan is None:
+        return here, 0, False
+    init = k.inits.get(who.id, 0)
+    if plan.acts():
+        cell, metres = where_at(here, plan.before, init, count)
+        return cell, metres, False
+    cell, metres = where_at(here, plan.after, init, count)
+    gone = False
+    if plan.kind == "flee" and plan.exit is not None and metres and metres == len(plan.after):
+        gone = any(e.name == plan.exit and (e.x, e.y) == cell for e in enc.scenario.map.exits)
+    return cell, metres, gone
+
+
+def moving_modifier(enc: Encounter, who: ActorState, metres: int, sprinting: bool) -> int:
+    """PZ-DIFF-3: ``who``'s movement after ``metres`` more this round, as the resolution reads it."""
+    r = R.rules(enc)
+    free_metres = R.sheet(enc, who.id).attributes.DEP // 3
+    moved = who.moved + metres
+    if sprinting and moved >= free_metres * 2:
+        return r.sprinting_target
+    if moved > free_metres:
+        return r.moving_target
+    return 0
+
+
+def declared_harm(
+    enc: Encounter, k: Known, author: str, victim: str, cell: Cell, metres: int, sprinting: bool
+) -> float:
+    """The expected harm of ``author``'s declared attack on ``victim``, who stands at ``cell`` having walked
+    ``metres`` when it resolves: the exact odds from the author's firing cell (PZ-DIFF-1..3) x expected harm."""
+    p, w = declared_odds(enc, k, author, victim, cell, metres, sprinting)
+    return p * expected_harm(enc, author, w, enc.state.actors[victim]) if p else 0.0
+
+
+def declared_odds(
+    enc: Encounter, k: Known, author: str, victim: str, cell: Cell, metres: int, sprinting: bool
+) -> tuple[float, Weapon]:
+    """The exact odds of ``author``'s declared attack on ``victim`` (see :func:`declared_harm`), and its weapon."""
+    plan = k.plans[author]
+    st = enc.state.actors
+    a, v = st[author], st[victim]
+    w = R.weapon_of(enc, author, plan.weapon)
+    fcell = plan.before[-1] if plan.before else R.pos(a)
+    dice = R.sheet(enc, author).skills.get(w.skill, 0) + plan.surpass
+    if w.skill in MELEE_SKILLS:
+        if R.distance(fcell, cell) > 1:
+            return 0.0, w  # out of reach at its count: the blow is lost (PZ-INIT-4)
+        level = R.sheet(enc, victim).skills.get(w.skill, 0)
+        diff = R.rules(enc).melee_base + level + _light_at(enc, cell) + moving_modifier(enc, v, metres, sprinting)
+        keep = _keep(enc, author, "ADR")
+    else:
+        if w.name != "fists" and (a.weapons.get(w.name, "ready") != "ready" or a.ammo.get(w.name, 0) <= 0):
+            return 0.0, w
+        found = shot_difficulty(enc, author, w, v, fcell, target_cell=cell)
+        if found is None:
+            return 0.0, w
+        diff = found + moving_modifier(enc, v, metres, sprinting)
+        keep = _keep(enc, author, "PER")
+    return p_success(dice, keep, diff), w
+
+
+def p_outlives_declared(enc: Encounter, k: Known, actor: str, target: ActorState) -> float:
+    """P(``target`` is still up after the attacks the actor's slower allies declared on it this round):
+    each one's exact odds x P(its hit puts it down), as if each met it unhurt (the product of the misses)."""
+    me = enc.state.actors[actor]
+    out = 1.0
+    for ally in k.against.get(target.id, ()):
+        if ally == actor or enc.state.actors[ally].side != me.side or action_count(k, ally) is None:
+            continue
+        cell, metres, _ = declared_cell(enc, k, target, action_count(k, ally) or 0)
+        p, w = declared_odds(enc, k, ally, target.id, cell, metres, False)
+        out *= 1.0 - p * p_down(enc, ally, w, target)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _sum_ways(n: int) -> tuple[tuple[int, int], ...]:
+    """(total, ways) of ``n`` d6 summed, out of 6**n."""
+    ways = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for total, w in ways.items():
+            for face in range(1, 7):
+                nxt[total + face] = nxt.get(total + face, 0) + w
+        ways = nxt
+    return tuple(sorted(ways.items()))
+
+
+def p_down(enc: Encounter, attacker: str, weapon: Weapon, target: ActorState) -> float:
+    """P(a hit leaves ``target`` unable to act: Inconscient, Fatale or dead; PZ-DMG-1, PZ-MON-2..5): the PU
+    dice exact, the margin :data:`MEAN_MARGIN`, no save (as :func:`expected_harm` reads a hit)."""
+    memo = _memo(enc)
+    key = ("down", attacker, weapon.name, target.id)
+    got = memo.get(key)
+    if got is None:
+        vig = R.sheet(enc, attacker).attributes.VIG
+        n, flat = R.dice_of_pu(weapon.pu, vig)
+        sb = max(1, R.natural_sb(enc, target.id) + R.armour_bonus(enc, target.id, weapon))
+        down = sum(
+            w for total, w in _sum_ways(n) if _puts_down(enc, target, weapon, total + flat + int(MEAN_MARGIN), sb)
+        )
+        got = memo[key] = down / 6**n
+    return got  # type: ignore[return-value]
+
+
+def _puts_down(enc: Encounter, target: ActorState, weapon: Weapon, damage: int, sb: int) -> bool:
+    """Whether ``damage`` against ``sb`` takes ``target`` to Inconscient/Fatale or death (PZ-MON-2..4)."""
+    r = R.rules(enc)
+    marked = {m: list(target.monitors[m].marked) for m in (PHYSICAL, SHOCK)}
+    for monitor in R.MONITORS_HIT[weapon.damage]:
+        if damage < sb:
+            if monitor != PHYSICAL:
+                continue
+            monitor, level = SHOCK, 0
+        else:
+            multiple = damage // sb
+            if multiple >= r.lethal_multiple and monitor == PHYSICAL:
+                return True
+            level = min(multiple, 4) - 1
+        boxes = target.monitors[monitor].boxes
+        row = marked[monitor]
+        while level < len(row) and row[level] >= boxes[level]:
+            level += 1
+        if level >= len(row):
+            return True  # past Fatale: death; past Inconscient: stays Inconscient
+        row[level] += 1
+    return any(any(row[3:]) for row in marked.values())
+
+
+def declared_terms(
+    enc: Encounter,
+    actor: str,
+    style: Style,
+    k: Known,
+    *,
+    path: Sequence[Cell] = (),
+    start: int,
+    sprinting: bool = False,
+    target: str | None = None,
+    weapon: Weapon | None = None,
+    hit: float = 0.0,
+) -> float:
+    """What the slower actors' declarations add to an option (rules edition 6, PZ-INIT-3).
+
+    - every foe's declared attack on the actor costs its expected harm where the actor will stand at
+      that foe's count (``path`` walked a metre a count from initiative ``start``): cover and distance
+      count against a known shot;
+    - an attack on ``target`` (``hit``: its odds, ``weapon``) that resolves before ``target``'s own
+      declared attack puts it down before it acts with P(hit) x P(down): that share of the harm it
+      declared against the actor or an ally is prevented;
+    - the same share of each slower ally's declared attack on ``target`` that would resolve after
+      this one is lost (PZ-INIT-4: an action impossible at resolution is lost, no new target), so it
+      counts against: a foe of equal worth nobody declared against is the better target.
+    The harm the actor or an ally would take counts ``style.known_harm_weight``; harm dealt counts 1.
+    """
+    st = enc.state.actors
+    me = st[actor]
+    here = R.pos(me)
+    mine = start - len(path) if target is not None else None
+    kill = 0.0
+    if target is not None and weapon is not None and hit > 0.0:
+        kill = hit * p_down(enc, actor, weapon, st[target])
+    value = 0.0
+    for author in k.against.get(actor, ()):
+        if st[author].side == me.side:
+            continue
+        count = action_count(k, author)
+        if count is None:
+            continue
+        cell, metres = where_at(here, path, start, count)
+        harm = declared_harm(enc, k, author, actor, cell, metres, sprinting)
+        if author == target and mine is not None and mine >= count:
+            harm *= 1.0 - kill
+        value -= style.known_harm_weight * harm
+    if kill <= 0.0 or target is None or mine is None:
+        return value
+    plan = k.plans.get(target)
+    count = action_count(k, target)
+    if plan is not None and plan.kind == "attack" and plan.target is not None and count is not None and mine >= count:
+        victim = st.get(plan.target)
+        if victim is not None and victim.side == me.side and victim.id != actor:
+            cell, metres, _ = declared_cell(enc, k, victim, count)
+            value += style.known_harm_weight * kill * declared_harm(enc, k, target, victim.id, cell, metres, False)
+    for ally in k.against.get(target, ()):
+        if ally == actor or st[ally].side != me.side:
+            continue
+        count = action_count(k, ally)
+        if count is None or count > mine:
+            continue  # it resolves first: nothing of it is lost
+        cell, metres, _ = declared_cell(enc, k, st[target], count)
+        value -= kill * declared_harm(enc, k, ally, target, cell, metres, False)
+    return value
+
+
 def attack_options(enc: Encounter, actor: str, style: Style) -> list[Option]:
-    """Every attack worth scoring this round: shots from each firing cell, blows after closing in."""
+    """Every attack worth scoring this round: shots from each firing cell, blows after closing in.
+
+    From rules edition 6 (:func:`known`): the actor's initiative is known, so is whether a move leaves
+    it time to act; a foe that declared a path is aimed at where it will stand at the actor's count
+    (gone if it fled by then); and the declarations add :func:`declared_terms`.
+    """
     a = enc.state.actors[actor]
     spec = R.sheet(enc, actor)
     init_dice = spec.attributes.INIT
+    k = known(enc, actor)
     out: list[Option] = []
     targets = foes(enc, actor)
     weapons = ready_ranged(enc, actor)
@@ -377,21 +666,41 @@ def attack_options(enc: Encounter, actor: str, style: Style) -> list[Option]:
             threats[cell] = threat_at(enc, actor, cell)
         return threats[cell]
 
+    def foe_then(t: ActorState, metres: int) -> tuple[Cell | None, int, bool]:
+        """A declared foe's cell and movement modifier at the actor's count after ``metres``; None: as it stands."""
+        if k is None or t.id not in k.plans:
+            return None, 0, False
+        cell, walked, gone = declared_cell(enc, k, t, k.init - metres)
+        plan = k.plans[t.id]
+        return cell, moving_modifier(enc, t, walked, plan.kind in ("sprint", "flee")), gone
+
+    def known_terms(path: tuple[Cell, ...], t: ActorState, w: Weapon, hit: float) -> float:
+        if k is None:
+            return 0.0
+        return declared_terms(enc, actor, style, k, path=path, start=k.init, target=t.id, weapon=w, hit=hit)
+
     if weapons:
         keep = _keep(enc, actor, "PER")
         for cell, path in firing_cells(enc, actor):
-            survive = p_initiative_above(init_dice, len(path))
+            survive = survives(k, init_dice, len(path))
+            if k is not None and not survive:
+                continue  # edition 6: the move would use up the initiative known (PZ-MOVE-2)
             for w in weapons:
                 dice = spec.skills.get(w.skill, 0)
                 for t in targets:
-                    diff = shot_difficulty(enc, actor, w, t, cell)
+                    then, moving, gone = foe_then(t, len(path))
+                    if gone:
+                        continue
+                    diff = shot_difficulty(enc, actor, w, t, cell, target_cell=then)
                     if diff is None:
                         continue
+                    diff += moving
                     harm = expected_harm(enc, actor, w, t)
                     for extra, p in _surpass_options(enc, actor, dice, keep, diff):
                         if p <= 0.0:
                             continue
                         value = p * harm * survive - style.threat_weight * threat(cell) - 0.01 * extra
+                        value += known_terms(path, t, w, p * survive)
                         out.append(Option(value, "attack", t.id, w.name, before=path, surpass=extra, odds=p * survive))
     here = R.pos(a)
     reach = R.free_move(enc, actor)
@@ -404,13 +713,19 @@ def attack_options(enc: Encounter, actor: str, style: Style) -> list[Option]:
             continue
         path = tuple(R.walk(enc, here, R.pos(t), d - 1))
         cell = path[-1] if path else here
-        survive = p_initiative_above(init_dice, len(path))
-        diff = melee_difficulty(enc, actor, mw, t)
+        survive = survives(k, init_dice, len(path))
+        if k is not None and not survive:
+            continue
+        then, moving, gone = foe_then(t, len(path))
+        if gone or (then is not None and R.distance(cell, then) > 1):
+            continue  # it will have walked out of reach: the blow would be lost (PZ-INIT-4)
+        diff = melee_difficulty(enc, actor, mw, t) + moving
         harm = expected_harm(enc, actor, mw, t)
         for extra, p in _surpass_options(enc, actor, dice, keep_adr, diff):
             if p <= 0.0:
                 continue
             value = p * harm * survive - style.threat_weight * threat(cell) - 0.01 * extra
+            value += known_terms(path, t, mw, p * survive)
             weapon = None if mw.name == "fists" else mw.name
             out.append(Option(value, "attack", t.id, weapon, before=path, surpass=extra, odds=p * survive))
     return out
@@ -419,8 +734,13 @@ def attack_options(enc: Encounter, actor: str, style: Style) -> list[Option]:
 def best_shot_from(
     enc: Encounter, actor: str, cell: Cell, weapons: list[Weapon], *, aimed_at: str | None = None
 ) -> float:
-    """The best P(hit) x harm from ``cell`` next round with ``weapons`` (as if ready), foes where they stand."""
+    """The best P(hit) x harm from ``cell`` next round with ``weapons`` (as if ready), foes where they stand.
+
+    From rules edition 6, each foe's worth is its odds of outliving the attacks the actor's slower allies
+    declared on it this round (:func:`p_outlives_declared`): no aiming at a foe an ally is about to put down.
+    """
     spec = R.sheet(enc, actor)
+    k = known(enc, actor)
     keep = _keep(enc, actor, "PER")
     r = R.rules(enc)
     best = 0.0
@@ -432,6 +752,8 @@ def best_shot_from(
             if aimed_at == t.id:
                 diff += r.aim_bonus
             p = p_success(spec.skills.get(w.skill, 0), keep, diff)
+            if k is not None and t.id in k.against:
+                p *= p_outlives_declared(enc, k, actor, t)
             best = max(best, p * expected_harm(enc, actor, w, t))
     return best
 
@@ -440,13 +762,17 @@ def preparing_options(enc: Encounter, actor: str, style: Style, attacks: list[Op
     """Options that pay next round: aim, ready a weapon, sprint toward a foe or to cover, hold.
 
     ``attacks``: this round's attack options. Sprinting to cover is for a cautious style,
-    or a shooter with no shot this round; an aggressive fighter otherwise closes in.
+    or a shooter with no shot this round; an aggressive fighter otherwise closes in. From rules
+    edition 6 each also weighs the attacks declared on the actor where it will stand (:func:`declared_terms`).
     """
     a = enc.state.actors[actor]
     here = R.pos(a)
     spec = R.sheet(enc, actor)
     out: list[Option] = []
+    k = known(enc, actor)
     stay = style.threat_weight * threat_at(enc, actor, here)
+    if k is not None:  # standing here all round (a hold, an aim, a reload): the declared attacks where it stands
+        stay -= declared_terms(enc, actor, style, k, start=k.init)
     out.append(Option(-stay, "hold"))
     weapons = ready_ranged(enc, actor)
     if weapons:
@@ -505,6 +831,8 @@ def preparing_options(enc: Encounter, actor: str, style: Style, attacks: list[Op
                 later = max(later, 0.1 / (1 + R.distance(end, goal)))
         # the sprint itself is hard to hit (+5), but next round the actor stands there: count that
         value = NEXT_ROUND * later - style.threat_weight * threat_at(enc, actor, end)
+        if k is not None:  # PZ-INIT-2: a move-only round starts at DEP, a metre a count (PZ-MOVE-3)
+            value += declared_terms(enc, actor, style, k, path=path, start=spec.attributes.DEP, sprinting=True)
         out.append(Option(value, "sprint", after=path))
     return out
 
