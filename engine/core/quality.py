@@ -11,6 +11,12 @@ exact odds of success as rolled, and what the actor's own extra effort
 from a stored log (:func:`quality_of_entries`), into :class:`PolicyQuality`
 counts per policy. The counts are integers (odds in parts per million), so
 merging chunks of a batch is exact and order-free, like the rest of a batch.
+
+The declarations of a round are read too (``ActionDeclared``, in the order logged;
+in Point Zéro the slowest first, PZ-INIT-3): how many decisions came after a foe had
+declared an attack on the deciding actor, how many of those answered it with an
+attack on that foe, and how many attacks went to a foe an ally had already
+declared an attack on.
 """
 
 from __future__ import annotations
@@ -80,6 +86,12 @@ class PolicyQuality(msgspec.Struct):
     extras: dict[str, ExtraQuality] = {}
     #: resources spent (ResourceSpent events): name -> amount
     spent: dict[str, int] = {}
+    #: decisions taken after a foe declared an attack on the actor earlier in the round
+    threatened: int = 0
+    #: of those, an attack declared on one of those foes
+    answered: int = 0
+    #: attacks declared on a foe an ally had declared an attack on earlier in the round
+    shared_targets: int = 0
 
     def merge(self, other: PolicyQuality) -> None:
         self.decisions += other.decisions
@@ -92,6 +104,9 @@ class PolicyQuality(msgspec.Struct):
             self.extras.setdefault(kind, ExtraQuality()).merge(q)
         for name, amount in other.spent.items():
             self.spent[name] = self.spent.get(name, 0) + amount
+        self.threatened += other.threatened
+        self.answered += other.answered
+        self.shared_targets += other.shared_targets
 
     def add_test(self, read: TestRead) -> None:
         if read.attack:
@@ -118,12 +133,15 @@ def merge_quality(into: dict[str, PolicyQuality], other: dict[str, PolicyQuality
 class QualityProbe:
     """A listener (or a fold over a log) that counts decision quality per policy."""
 
-    __slots__ = ("_dice", "_hook", "_policy", "by_policy", "ended")
+    __slots__ = ("_against", "_dice", "_hook", "_policy", "_side", "by_policy", "ended")
 
     def __init__(self, system: str | None = None) -> None:
         self.by_policy: dict[str, PolicyQuality] = {}
         self._policy: dict[str, str] = {}
         self._dice: dict[str, list[E.DiceRolled]] = {}
+        self._side: dict[str, str] = {}
+        #: this round's declared attacks: target -> the actors that declared one on it, in order
+        self._against: dict[str, list[str]] = {}
         self._hook = getattr(get_system(system), "test_quality", None) if system else None
         self.ended = False
 
@@ -155,16 +173,33 @@ class QualityProbe:
             q = self._of(ev.actor)
             if q is not None:
                 q.decisions += 1
+                self._read_declaration(q, ev)
+        elif isinstance(ev, E.RoundStarted):
+            self._against.clear()
         elif isinstance(ev, E.ResourceSpent):
             q = self._of(ev.actor)
             if q is not None:
                 q.spent[ev.resource] = q.spent.get(ev.resource, 0) + ev.amount
         elif isinstance(ev, E.ActorEntered):
             self._policy[ev.actor] = ev.policy or "?"
+            self._side[ev.actor] = ev.side
         elif isinstance(ev, E.EncounterStarted):
             self._hook = getattr(get_system(ev.system), "test_quality", None)
         elif isinstance(ev, E.AftermathStarted):
             self.ended = True  # healing tests after the fight are no decisions
+
+    def _read_declaration(self, q: PolicyQuality, ev: E.ActionDeclared) -> None:
+        """A decision against what was declared before it this round (PZ-INIT-3: the slower actors' plans)."""
+        side = self._side.get(ev.actor)
+        foes_on_me = [a for a in self._against.get(ev.actor, ()) if self._side.get(a) != side]
+        attack = ev.action == "attack" and ev.target is not None
+        if foes_on_me:
+            q.threatened += 1
+            q.answered += attack and ev.target in foes_on_me
+        if attack and ev.target is not None:
+            against = self._against.setdefault(ev.target, [])
+            q.shared_targets += any(self._side.get(a) == side for a in against)
+            against.append(ev.actor)
 
 
 def quality_of_entries(entries: Iterable[E.Entry]) -> dict[str, PolicyQuality]:
@@ -200,6 +235,9 @@ def summary(by_policy: dict[str, PolicyQuality]) -> dict[str, dict[str, object]]
             "mean_odds": q.odds_ppm / PPM / n if n else None,
             "extras": extras,
             "spent": dict(sorted(q.spent.items())),
+            "threatened": q.threatened,
+            "answered": q.answered / q.threatened if q.threatened else None,
+            "shared_targets": q.shared_targets / n_declared if (n_declared := q.decisions) else None,
         }
     return out
 
@@ -229,6 +267,13 @@ def render(by_policy: dict[str, PolicyQuality], *, beyond_label: str = "beyond r
         spent: dict[str, int] = s["spent"]  # type: ignore[assignment]
         if spent:
             lines.append("  spent: " + ", ".join(f"{k} {v}" for k, v in spent.items()))
+        q = by_policy[policy]
+        if q.threatened or q.shared_targets:
+            lines.append(
+                f"  declarations: {q.threatened} decisions after a foe declared an attack on the actor, "
+                f"{_pct(s['answered']).strip()} of them an attack on that foe; "
+                f"{_pct(s['shared_targets']).strip()} of decisions an attack on a foe an ally declared against"
+            )
     return lines
 
 
