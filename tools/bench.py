@@ -953,7 +953,8 @@ def bench_quality(seeds: int, say: Callable[[str], None]) -> dict[str, Any]:
 # ------------------------------------------------------- scale: a cost per actor that stays flat
 
 HORDE = ROOT / "scenarios" / "zcorps" / "horde.toml"
-#: Verify of the horde's log should cost at most this many ms of CPU per 10,000 events (issue 17): printed, not asserted.
+#: Verify of the horde's log should cost at most this many ms of CPU per 10,000 events (issue 17): printed, not
+#: asserted.
 HORDE_VERIFY_TARGET_MS = 100
 
 
