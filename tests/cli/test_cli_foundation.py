@@ -25,13 +25,15 @@ def test_run_prints_a_play_by_play_and_writes_the_log(tmp_path: Path, capsys: py
     assert "R1 start Mira declares: move 2 m to (27, 6), attack the guard with the pistol [PZ-INIT-3]" in out
     assert "R1 @7    Mira rolls 5d6 for the pistol attack on the guard: 4 2 6 (2) (1) [roll 6, PZ-TEST-1]" in out
     assert "Mira moves to (27, 6), 2 m this round [PZ-MOVE-2]" in out
-    assert "R3 @11   Second guard loses the action: holds fire: Mira cannot be hit now [PZ-INIT-4]" in out
+    # PZ-INIT-3: the second guard heard Mira declare her flight, and shoots where it takes her past him
+    assert "R3 start Second guard declares: attack Mira with the pistol (surpassing +1D) [PZ-INIT-3]" in out
+    assert "R3 @14   Second guard tests handguns/PER, +1D for surpassing oneself against Mira: 14 against" in out
     assert "Mira escapes through the service door [C-END-1]" in out
-    assert "after    Mira: 1 Légère box (physical) heals after 48 h [PZ-HEAL-2]" in out
-    assert f"Won by Mira, who escaped, after 3 rounds; 149 events logged to {log}" in out
-    # the sheets at the end of the fight, then after the aftermath (Mira's Légère healed 48 h later)
+    assert "after    Mira: 2 Légère boxes (physical) heal after 48 h [PZ-HEAL-2]" in out
+    assert f"Won by Mira, who escaped, after 3 rounds; 153 events logged to {log}" in out
+    # the sheets at the end of the fight, then after the aftermath (Mira's Légère boxes healed 48 h later)
     fight, after = out.split("At the end of the fight")[1].split("After the aftermath")
-    assert "Légère [x][ ][ ]" in fight.split("The guard [")[0]
+    assert "Légère [x][x][ ]" in fight.split("The guard [")[0]
     assert "Légère [ ][ ][ ]" in after.split("The guard [")[0]
     assert "\x1b[" not in out  # no colour when not on a terminal
     assert log.exists()
