@@ -105,6 +105,10 @@ def step_order(x: int, y: int, gx: int, gy: int) -> tuple[Cell, ...]:
 
 #: The documented order of preference of steps (see :func:`step_order`).
 STEP_ORDER = step_order
+#: :func:`step_order` as offsets from the cell, by the signs of the goal's offset: ``_STEP_OFFSETS[sx][sy]``.
+_STEP_OFFSETS: dict[int, dict[int, tuple[Cell, ...]]] = {
+    sx: {sy: step_order(0, 0, sx, sy) for sy in (-1, 0, 1)} for sx in (-1, 0, 1)
+}
 
 
 class Cover:
@@ -440,20 +444,24 @@ class Battlefield:
         search = self._search(goal)
         row = self.width + 2
         field = search.label
-        search.reach((y + 1) * row + x + 1)
+        here = (y + 1) * row + x + 1
+        search.reach(here)
         for _ in range(metres):
             if max(x - gx, gx - x, y - gy, gy - y) <= stop and self.sees((x, y), goal):
                 break
-            d = field[(y + 1) * row + x + 1]
+            d = field[here]
             if d <= 0:
                 break  # at the goal, or no way there
-            for step in step_order(x, y, gx, gy):
-                cx, cy = step
-                if field[(cy + 1) * row + cx + 1] == d - 1 and step not in blocked and self.can_step((x, y), step):
-                    break
+            # step_order's cells, as offsets: the field is read before a cell is made
+            for dx, dy in _STEP_OFFSETS[(gx > x) - (gx < x)][(gy > y) - (gy < y)]:
+                if field[here + dy * row + dx] == d - 1:
+                    step = (x + dx, y + dy)
+                    if step not in blocked and self.can_step((x, y), step):
+                        break
             else:
                 break
-            x, y = cx, cy
+            x, y = step
+            here = (y + 1) * row + x + 1
             out.append(step)
         return out
 
@@ -482,9 +490,15 @@ class Battlefield:
         sx, sy = start
         if all(max(x - sx, sx - x, y - sy, sy - y) > metres for x, y in slots):
             return None
-        came: dict[Cell, Cell] = {start: start}
-        layer = [start]
-        walls, width, height = self.wall_at, self.width, self.height
+        grid = self._blocked_grid()
+        row = self.width + 2
+        first = (sy + 1) * row + sx + 1
+        came: dict[int, int] = {first: first}
+        # cells no walk goes onto: walls, the border, cells reached already, others standing there, and cells
+        # too far from every target (all for good: nothing moves during the search, and the steps left only shrink)
+        shut = bytearray(grid)
+        shut[first] = 1
+        slot_at = {(y + 1) * row + x + 1: k for (x, y), k in slots.items()}
         # who stands where, read straight from the crowd for its view (the search asks it of every cell)
         crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
         # A cell more than one metre (a slot's reach) plus the steps left away from every target, in a straight
@@ -492,22 +506,29 @@ class Battlefield:
         # metre, so whatever a left cell would have reached in time is left too, and every other cell is
         # reached at the same step from the same cell as by the whole search: the same walk, less searching.
         aims = list(dict.fromkeys(targets))
+        steps_to = [(dx, dy, dy * row + dx) for dx, dy in NEIGHBOURS]
+        layer = [first]
         for steps in range(metres):
-            nxt: list[Cell] = []
+            nxt: list[int] = []
             allowance = metres - steps  # at most this many metres from a target after this step
-            for cx, cy in layer:
-                for dx, dy in NEIGHBOURS:
-                    nx, ny = cx + dx, cy + dy
-                    cell = (nx, ny)
-                    if cell in came or not (0 <= nx < width and 0 <= ny < height) or cell in walls:
+            for i in layer:
+                cy, cx = divmod(i, row)
+                cx -= 1
+                cy -= 1
+                for dx, dy, step in steps_to:
+                    j = i + step
+                    if shut[j]:
                         continue
-                    if dx and dy and (nx, cy) in walls and (cx, ny) in walls:
+                    if dx and dy and grid[i + dx] and grid[i + dy * row]:
                         continue  # no squeeze between two wall corners (can_step)
+                    nx, ny = cx + dx, cy + dy
                     if crowd_cells is not None:
-                        ids = crowd_cells.get(cell)
+                        ids = crowd_cells.get((nx, ny))
                         if ids and (len(ids) > 1 or ids[0] != mover):
+                            shut[j] = 1
                             continue
-                    elif cell in blocked:
+                    elif (nx, ny) in blocked:
+                        shut[j] = 1
                         continue
                     for tx, ty in aims:
                         if (
@@ -518,17 +539,21 @@ class Battlefield:
                         ):
                             break
                     else:
+                        shut[j] = 1
                         continue  # too far from every target to reach a slot in the steps left
-                    came[cell] = (cx, cy)
-                    nxt.append(cell)
+                    shut[j] = 1
+                    came[j] = i
+                    nxt.append(j)
             if not nxt:
                 return None
-            reached = [(slots[c], c[1], c[0]) for c in nxt if c in slots]
+            reached = [(slot_at[j], j // row, j % row) for j in nxt if j in slot_at]
             if reached:
                 k, y, x = min(reached)
-                path = [(x, y)]
-                while came[path[-1]] != start:
-                    path.append(came[path[-1]])
+                j = y * row + x
+                path = [(x - 1, y - 1)]
+                while came[j] != first:
+                    j = came[j]
+                    path.append((j % row - 1, j // row - 1))
                 path.reverse()
                 return path, k
             layer = nxt

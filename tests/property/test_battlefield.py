@@ -13,7 +13,7 @@ from collections import deque
 
 import msgspec
 from fracas.core import events as E
-from fracas.core.battlefield import Battlefield, Crowd, distance
+from fracas.core.battlefield import NEIGHBOURS, Battlefield, Crowd, distance
 from fracas.core.scenario import MapSpec, WallSpec
 from fracas.core.state import DISABLING, State, apply
 from fracas.systems.point_zero.resolution import path_toward as pz_path_toward
@@ -25,7 +25,8 @@ Cell = tuple[int, int]
 
 
 @st.composite
-def maps(draw: st.DrawFn, max_side: int = 14) -> MapSpec:
+def maps(draw: st.DrawFn, max_side: int = 14, posts: int = 0) -> MapSpec:
+    """A map with up to six rectangles of wall, and up to ``posts`` one-cell walls (corners touching diagonally)."""
     width = draw(st.integers(2, max_side))
     height = draw(st.integers(2, max_side))
     walls = []
@@ -35,6 +36,9 @@ def maps(draw: st.DrawFn, max_side: int = 14) -> MapSpec:
         w = draw(st.integers(1, width - x))
         h = draw(st.integers(1, height - y))
         walls.append(WallSpec(name=f"w{i}", x=x, y=y, w=w, h=h, height=draw(st.sampled_from(["full", "low"]))))
+    for i in range(draw(st.integers(0, posts))):
+        x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+        walls.append(WallSpec(name=f"p{i}", x=x, y=y, w=1, h=1, height="low"))
     return MapSpec(width=width, height=height, walls=walls)
 
 
@@ -127,7 +131,7 @@ def test_walks_are_shortest_legal_and_deterministic(data: st.DataObject) -> None
 def test_walk_fields_and_reach_are_the_plain_search(data: st.DataObject) -> None:
     """The padded-grid search and the labelled regions answer as a plain search over :meth:`can_step`, for
     any goal (a wall cell too) and any start, on maps with walls touching the edges and each other."""
-    m = data.draw(maps())
+    m = data.draw(maps(posts=30))
     field = Battlefield(m)
     goal = data.draw(cells(m))
     reach = _bfs(field, goal)
@@ -166,6 +170,58 @@ def test_searches_kept_between_questions_answer_as_fresh_ones(data: st.DataObjec
             assert kept.path_toward(start, goal, metres, stop=stop, blocked=blocked) == fresh.path_toward(
                 start, goal, metres, stop=stop, blocked=blocked
             )
+
+
+def _walk_to_reach_plainly(
+    field: Battlefield, start: Cell, targets: list[Cell], metres: int, blocked: frozenset[Cell]
+) -> tuple[list[Cell], int] | None:
+    """Battlefield.walk_to_reach as documented, searched plainly: every free cell, layer by layer, no shortcut."""
+    slots: dict[Cell, int] = {}
+    for k, (tx, ty) in enumerate(targets):
+        for dx, dy in NEIGHBOURS:
+            cell = (tx + dx, ty + dy)
+            if cell not in slots and field.walkable(cell) and (cell == start or cell not in blocked):
+                slots[cell] = k
+    if not slots or start in slots:
+        return None
+    came = {start: start}
+    layer = [start]
+    for _ in range(metres):
+        nxt = []
+        for here in layer:
+            for dx, dy in NEIGHBOURS:
+                cell = (here[0] + dx, here[1] + dy)
+                if cell not in came and field.can_step(here, cell) and cell not in blocked:
+                    came[cell] = here
+                    nxt.append(cell)
+        reached = sorted((slots[c], c[1], c[0]) for c in nxt if c in slots)
+        if reached:
+            k, y, x = reached[0]
+            path = [(x, y)]
+            while came[path[-1]] != start:
+                path.append(came[path[-1]])
+            return path[::-1], k
+        layer = nxt
+    return None
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_walk_to_reach_is_the_plain_search(data: st.DataObject) -> None:
+    """The search for a free cell at arm's reach of a target (the dead spreading round the living) leaves the cells
+    too far from every target and walks a padded grid: it finds the walk and the target the plain search finds."""
+    m = data.draw(maps(max_side=20, posts=40))
+    field = Battlefield(m)
+    free = [(x, y) for x in range(m.width) for y in range(m.height) if field.walkable((x, y))]
+    if not free:
+        return
+    start = data.draw(st.sampled_from(free))
+    targets = data.draw(st.lists(cells(m), min_size=1, max_size=5))
+    blocked = frozenset(data.draw(st.lists(st.sampled_from(free), max_size=30))) - {start}
+    metres = data.draw(st.integers(0, 16))
+    assert field.walk_to_reach(start, targets, metres, blocked=blocked) == _walk_to_reach_plainly(
+        field, start, targets, metres, blocked
+    )
 
 
 @given(st.data())
