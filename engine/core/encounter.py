@@ -436,9 +436,18 @@ def tie_broken_order(
 
 
 def _roll_off(enc: Encounter, group: list[str], sides: int, rule: str, purpose: str) -> list[str]:
-    rolls = {a: enc.roll(1, sides, actor=a, purpose=purpose, rule=rule)[0] for a in group}
+    # each rolls in the group's order; those with one face, in the group's order, roll off again
+    by_face: dict[int, list[str]] = {}
+    roll = enc.roll
+    for a in group:
+        face = roll(1, sides, actor=a, purpose=purpose, rule=rule)[0]
+        same = by_face.get(face)
+        if same is None:
+            by_face[face] = [a]
+        else:
+            same.append(a)
     out: list[str] = []
-    for face in sorted(set(rolls.values()), reverse=True):
-        same = [a for a in group if rolls[a] == face]
+    for face in sorted(by_face, reverse=True):
+        same = by_face[face]
         out.extend(_roll_off(enc, same, sides, rule, purpose) if len(same) > 1 else same)
     return out
