@@ -51,6 +51,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fracas.core import events as E
+from fracas.core.state import DISABLING
 
 if TYPE_CHECKING:
     from fracas.core.state import ActorState, State
@@ -131,6 +132,8 @@ class Cover:
 #: How many cells the kept walk-distance fields may hold together (about 32 MB of list slots): 4,096
 #: fields on a 32 x 32 map, 4 on a 1,000 x 1,000 one.
 FIELD_CELLS = 1 << 22
+#: How many answers of :meth:`Battlefield.sees` are kept (the walls never move, but the pairs are many).
+SIGHT_KEPT = 1 << 16
 
 
 class Battlefield:
@@ -153,6 +156,8 @@ class Battlefield:
         self.open = not self.wall_at
         self._fields: dict[Cell, list[int]] = {}
         self._searches: dict[Cell, _Search] = {}
+        #: answers of :meth:`sees` by pair of cells, the lower first (the walls never move)
+        self._sight: dict[tuple[Cell, Cell], bool] = {}
         #: how many searches are kept (the memory bound: each labels every cell of the map)
         self.field_limit = max(4, min(4096, FIELD_CELLS // (self.width * self.height)))
         self._padded: bytearray | None = None
@@ -220,7 +225,13 @@ class Battlefield:
         opaque = self.opaque
         if not opaque or a == b:
             return True
-        return not any(left in opaque and right in opaque for left, right in self.line(a, b))
+        key = (a, b) if a < b else (b, a)  # the same line both ways
+        seen = self._sight.get(key)
+        if seen is None:
+            if len(self._sight) >= SIGHT_KEPT:
+                self._sight.clear()  # a memory bound
+            seen = self._sight[key] = not any(left in opaque and right in opaque for left, right in self.line(a, b))
+        return seen
 
     def sight_blocker(self, a: Cell, b: Cell) -> Any | None:
         """The full wall that blocks the line from ``a`` to ``b`` nearest ``a`` (None: ``a`` sees ``b``)."""
@@ -445,6 +456,8 @@ class Battlefield:
         row = self.width + 2
         field = search.label
         here = (y + 1) * row + x + 1
+        # who stands where, read straight from the crowd for its view
+        crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
         search.reach(here)
         for _ in range(metres):
             if max(x - gx, gx - x, y - gy, gy - y) <= stop and self.sees((x, y), goal):
@@ -456,7 +469,13 @@ class Battlefield:
             for dx, dy in _STEP_OFFSETS[(gx > x) - (gx < x)][(gy > y) - (gy < y)]:
                 if field[here + dy * row + dx] == d - 1:
                     step = (x + dx, y + dy)
-                    if step not in blocked and self.can_step((x, y), step):
+                    if crowd_cells is not None:
+                        ids = crowd_cells.get(step)
+                        if ids and (len(ids) > 1 or ids[0] != mover):
+                            continue
+                    elif step in blocked:
+                        continue
+                    if self.can_step((x, y), step):
                         break
             else:
                 break
@@ -680,8 +699,6 @@ class Crowd:
         self._place(a)
 
     def _place(self, a: ActorState) -> None:
-        from fracas.core.state import DISABLING
-
         aid = a.id
         old = self.placed.get(aid)
         if DISABLING.isdisjoint(a.conditions):

@@ -155,9 +155,11 @@ def test_searches_kept_between_questions_answer_as_fresh_ones(data: st.DataObjec
     for _ in range(data.draw(st.integers(1, 12))):
         goal = data.draw(st.sampled_from(goals))
         start = data.draw(cells(m))
-        ask = data.draw(st.sampled_from(["distance", "field", "path", "reach"]))
+        ask = data.draw(st.sampled_from(["distance", "field", "path", "reach", "sight"]))
         fresh = Battlefield(m)
-        if ask == "distance":
+        if ask == "sight":
+            assert kept.sees(start, goal) == fresh.sees(start, goal) == kept.sees(goal, start)
+        elif ask == "distance":
             assert kept.walk_distance(start, goal) == fresh.walk_distance(start, goal)
         elif ask == "field":
             assert kept.walk_distances(goal) == fresh.walk_distances(goal)
