@@ -33,6 +33,8 @@ PPM = 1_000_000
 WORTH_POINTS = 0.10
 #: An attack below these odds is counted as a long shot.
 LONG_SHOT = 0.15
+#: A defence that takes fewer points than this off the odds of every attack it meets is counted as weak.
+DEFENCE_POINTS = 0.05
 
 
 class Extra(msgspec.Struct, frozen=True, kw_only=True):
@@ -54,6 +56,9 @@ class TestRead(msgspec.Struct, frozen=True, kw_only=True):
     #: the system's own "beyond any roll" flag (Point Zéro: difficulty above six times the dice kept)
     beyond: bool = False
     extras: tuple[Extra, ...] = ()
+    #: the target's defence that met this attack (``before``: the odds without it, ``after``: as rolled); counted for
+    #: the target's policy, which chose it (Z-Corps ZC-DEF-1)
+    defence: Extra | None = None
 
 
 class ExtraQuality(msgspec.Struct):
@@ -92,6 +97,11 @@ class PolicyQuality(msgspec.Struct):
     answered: int = 0
     #: attacks declared on a foe an ally had declared an attack on earlier in the round
     shared_targets: int = 0
+    #: defences chosen (an ``active_defence`` declaration), the odds they took off the attacks they met (summed over
+    #: those attacks), and how many took fewer than DEFENCE_POINTS off them all
+    defences: int = 0
+    defence_ppm: int = 0
+    weak_defences: int = 0
 
     def merge(self, other: PolicyQuality) -> None:
         self.decisions += other.decisions
@@ -107,6 +117,9 @@ class PolicyQuality(msgspec.Struct):
         self.threatened += other.threatened
         self.answered += other.answered
         self.shared_targets += other.shared_targets
+        self.defences += other.defences
+        self.defence_ppm += other.defence_ppm
+        self.weak_defences += other.weak_defences
 
     def add_test(self, read: TestRead) -> None:
         if read.attack:
@@ -133,7 +146,7 @@ def merge_quality(into: dict[str, PolicyQuality], other: dict[str, PolicyQuality
 class QualityProbe:
     """A listener (or a fold over a log) that counts decision quality per policy."""
 
-    __slots__ = ("_against", "_dice", "_hook", "_policy", "_side", "by_policy", "ended")
+    __slots__ = ("_against", "_defending", "_dice", "_hook", "_policy", "_side", "by_policy", "ended")
 
     def __init__(self, system: str | None = None) -> None:
         self.by_policy: dict[str, PolicyQuality] = {}
@@ -144,6 +157,20 @@ class QualityProbe:
         self._against: dict[str, list[str]] = {}
         self._hook = getattr(get_system(system), "test_quality", None) if system else None
         self.ended = False
+        #: the defence each actor holds now: the odds it has taken off the attacks so far (ppm)
+        self._defending: dict[str, int] = {}
+
+    def _defended(self, target: str, defence: Extra) -> None:
+        q = self._of(target)
+        if q is None:
+            return
+        before = self._defending[target]
+        added = round((defence.before - defence.after) * PPM)
+        self._defending[target] = before + added
+        q.defence_ppm += added
+        weak = round(DEFENCE_POINTS * PPM)
+        if before < weak <= before + added:
+            q.weak_defences -= 1
 
     def _of(self, actor: str) -> PolicyQuality | None:
         policy = self._policy.get(actor)
@@ -169,13 +196,22 @@ class QualityProbe:
                 read = self._hook(ev, dice)
                 if read is not None:
                     q.add_test(read)
+                    if read.defence is not None and ev.target in self._defending:
+                        self._defended(ev.target, read.defence)
         elif isinstance(ev, E.ActionDeclared):
             q = self._of(ev.actor)
             if q is not None:
                 q.decisions += 1
                 self._read_declaration(q, ev)
+                if ev.action == "active_defence":
+                    q.defences += 1
+                    q.weak_defences += 1  # until the attacks it meets say otherwise
+                    self._defending[ev.actor] = 0
         elif isinstance(ev, E.RoundStarted):
             self._against.clear()
+        elif isinstance(ev, E.ConditionCleared):
+            if ev.condition == "active_defence":
+                self._defending.pop(ev.actor, None)
         elif isinstance(ev, E.ResourceSpent):
             q = self._of(ev.actor)
             if q is not None:
@@ -238,6 +274,11 @@ def summary(by_policy: dict[str, PolicyQuality]) -> dict[str, dict[str, object]]
             "threatened": q.threatened,
             "answered": q.answered / q.threatened if q.threatened else None,
             "shared_targets": q.shared_targets / n_declared if (n_declared := q.decisions) else None,
+            "defences": {
+                "times": q.defences,
+                "mean_odds_prevented": q.defence_ppm / PPM / q.defences if q.defences else None,
+                "under_5_points": q.weak_defences,
+            },
         }
     return out
 
@@ -263,6 +304,12 @@ def render(by_policy: dict[str, PolicyQuality], *, beyond_label: str = "beyond r
                 f"  {kind}: {x['times']} times ({x['amount']} spent), mean odds added "
                 f"{_pct(x['mean_odds_added']).strip()}, {x['under_10_points']} adding < 10 points, "
                 f"{x['under_5_percent_after']} still under 5 %"
+            )
+        defences: dict[str, object] = s["defences"]  # type: ignore[assignment]
+        if defences["times"]:
+            lines.append(
+                f"  active defence: {defences['times']} times, mean odds taken off the attacks "
+                f"{_pct(defences['mean_odds_prevented']).strip()}, {defences['under_5_points']} taking < 5 points"
             )
         spent: dict[str, int] = s["spent"]  # type: ignore[assignment]
         if spent:

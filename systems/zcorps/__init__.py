@@ -132,7 +132,9 @@ def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead 
     less the attack bonus. CP are bought after the roll (ZC-CP-1): their worth
     is P(the CP dice make up what the roll lacked). A Cojones doubling
     (ZC-COJ-1) is worth the odds of the doubled pool less the plain one's; a
-    Cojones reroll, the odds of the reroll (the first roll had failed).
+    Cojones reroll, the odds of the reroll (the first roll had failed). The target's active defence (ZC-DEF-1)
+    is worth the odds the attack would have had without its total, less the odds it had; the attack's own odds
+    leave it out (it is rolled after the declaration: the attacker could not know it).
     """
     pool = logged_pool(test)
     match = _TEST_LABEL.fullmatch(test.skill)
@@ -168,7 +170,14 @@ def test_quality(test: E.SkillTested, dice: Sequence[E.DiceRolled]) -> TestRead 
         gap = test.difficulty - (test.total - cp_sum)
         extras.append(Extra(kind="cp", amount=cp, before=0.0, after=_cp_at_least(cp - jokers, jokers, gap)))
     attack = test.rule in _ATTACK_RULES and test.target is not None and not reroll
-    return TestRead(attack=attack, odds=odds, extras=tuple(extras))
+    # ZC-DEF-1: the target's active defence, as rolled, added to the difficulty: the odds it took off this attack
+    # (rolled after the attack was declared: the attack's own odds, the attacker's choice, leave it out)
+    guard = next((m.value for m in test.modifiers if m.rule == "ZC-DEF-1"), None) if attack else None
+    if guard is None:
+        return TestRead(attack=attack, odds=odds, extras=tuple(extras))
+    without = 0.0 if rolled.dice <= 0 else float(success_probability(rolled, vs - guard))
+    defence = Extra(kind="active defence", amount=guard, before=without, after=odds)
+    return TestRead(attack=attack, odds=without, extras=tuple(extras), defence=defence)
 
 
 def success_odds(test: E.SkillTested, dice: E.DiceRolled | None) -> float | None:

@@ -13,6 +13,11 @@
 - ``human``: the person at the table picks from the legal actions, and
   whether to defend actively (:mod:`fracas.systems.zcorps.human`).
 
+From rules edition 5 ``aggressive`` and ``cautious`` play by the competent core
+of :mod:`fracas.systems.zcorps.tactics`; from edition 6 they also take an active
+defence (ZC-DEF-1) or a partial one (ZC-DEF-2) by the expected harm it prevents
+against what it costs, not by the rules of thumb above.
+
 CP and Cojones follow the plan's ``stakes`` (see resolution.skill_test).
 Policies are deterministic: no randomness, so a replay needs no AI code.
 """
@@ -28,6 +33,7 @@ from fracas.systems.zcorps.human import human, human_defence
 from fracas.systems.zcorps.odds import success_probability
 from fracas.systems.zcorps.resolution import (
     GONE,
+    Incoming,
     Plan,
     actor_at,
     alive,
@@ -328,6 +334,7 @@ def competent(enc: Encounter, actor: str, style: tactics.Style) -> Plan:
         crowd = enc.crowd
         adjacent = len(crowd.within(a.x, a.y, crowd.other_sides(a.side), 1))
         stakes = tactics.stakes(enc, actor, o)
+        # ZC-DEF-2: edition 6 weighs the partial defence with each attack (tactics.py); before, arm's reach decides
         if o.kind == "shoot":
             return Plan(
                 kind="shoot",
@@ -335,11 +342,12 @@ def competent(enc: Encounter, actor: str, style: tactics.Style) -> Plan:
                 weapon=o.weapon,
                 mode=o.mode,
                 called=o.called,
-                partial=bool(adjacent),
+                partial=bool(adjacent) if o.partial is None else o.partial,
                 stakes=stakes,
             )
         if o.kind == "strike":
-            return Plan(kind="strike", weapon=o.weapon, targets=targets, partial=adjacent == 1, stakes=stakes)
+            partial = adjacent == 1 if o.partial is None else o.partial
+            return Plan(kind="strike", weapon=o.weapon, targets=targets, partial=partial, stakes=stakes)
         return Plan(kind="manoeuvre", manoeuvre=o.manoeuvre, targets=targets, stakes=max(stakes, 1))
     if o.kind == "move":
         return Plan(kind="move", targets=targets, path=list(o.path))
@@ -545,17 +553,26 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def defend_ranged(enc: Encounter, defender: str, attacker: str) -> bool:
+def defend_ranged(enc: Encounter, defender: str, attacker: str, incoming: Incoming | None = None) -> bool:
     """ZC-DEF-1: the defence choice against a shot (a human is asked, ranged skills only)."""
     if traits(enc, defender).policy == "human":
         return human_defence(enc, defender, attacker, melee=False)
-    return wants_active_defence(enc, defender, attacker)
+    return _defends(enc, defender, attacker, incoming, melee=False)
 
 
-def defend_melee(enc: Encounter, defender: str, attacker: str) -> bool:
+def defend_melee(enc: Encounter, defender: str, attacker: str, incoming: Incoming | None = None) -> bool:
     """ZC-DEF-1: the defence choice against a blow (a human is asked; block and parry count)."""
     if traits(enc, defender).policy == "human":
         return human_defence(enc, defender, attacker, melee=True)
+    return _defends(enc, defender, attacker, incoming, melee=True)
+
+
+def _defends(enc: Encounter, defender: str, attacker: str, incoming: Incoming | None, *, melee: bool) -> bool:
+    """ZC-DEF-1 (policy): from rules edition 6 a competent survivor defends when the harm the defence prevents is
+    worth more than the action it spends (systems/zcorps/tactics.py); before, and for other policies, the old rule."""
+    style = tactics.STYLES.get(traits(enc, defender).policy)
+    if style is not None and incoming is not None and rules(enc).edition >= tactics.DEFENCE_EDITION:
+        return tactics.wants_defence(enc, defender, attacker, incoming, style, melee=melee)
     return wants_active_defence(enc, defender, attacker)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from fracas.core import events as E
@@ -52,7 +52,22 @@ from fracas.systems.zcorps.sheet import (
 )
 
 Cell = tuple[int, int]
-DefendPolicy = Callable[[Encounter, str, str], bool]
+
+
+class Incoming(NamedTuple):
+    """ZC-DEF-1: the attack an active defence would meet, as its attacker declared it (what the defender sees)."""
+
+    weapon: Weapon
+    mode: str = "single"
+    nth: int = 0  # the nth target of a multi-target mode (0: the first)
+    called: str | None = None
+    partial: bool = False  # the attacker's own partial defence (ZC-DEF-2: its attack at -1D)
+    manoeuvre: str | None = None  # a brawl manoeuvre (ZC-BRAWL-1): no damage
+
+
+DefendPolicy = Callable[..., bool]
+"""ZC-DEF-1: ``(enc, defender, attacker[, incoming])`` -> whether the defender spends an action on an active defence
+(``incoming``, the attack as declared, is passed when the caller knows it)."""
 
 FISTS = Weapon(name="fists", type="brawl", damage="PUI")
 #: ZC-FIRE-2: the condition suppressive fire leaves; its value is the last round it lasts.
@@ -782,7 +797,15 @@ def action_begins(enc: Encounter, actor: str) -> None:
 # ------------------------------------------------------------ attack, defence
 
 
-def active_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool, defend: DefendPolicy) -> None:
+def active_defence(
+    enc: Encounter,
+    defender: str,
+    attacker: str,
+    *,
+    melee: bool,
+    defend: DefendPolicy,
+    incoming: Incoming | None = None,
+) -> None:
     """ZC-DEF-1: when attacked, spend a remaining action; the defence roll adds to the difficulty.
 
     Dodge against anything; against a melee attack the better of Dodge,
@@ -793,7 +816,7 @@ def active_defence(enc: Encounter, defender: str, attacker: str, *, melee: bool,
     pending = book(enc).pending.get(defender, [])
     if not pending or not d.can_act() or "active_defence" in d.conditions or "grabbed" in d.conditions:
         return
-    if not defend(enc, defender, attacker):
+    if not (defend(enc, defender, attacker) if incoming is None else defend(enc, defender, attacker, incoming)):
         return
     pending.pop()
     skills = ("dodge", "brawl", "melee") if melee else ("dodge",)
@@ -1068,7 +1091,8 @@ def shoot(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None:
                 )
             )
             continue
-        active_defence(enc, target, actor, melee=False, defend=defend)
+        incoming = Incoming(weapon, plan.mode, nth, plan.called, plan.partial)
+        active_defence(enc, target, actor, melee=False, defend=defend, incoming=incoming)
         base, mods = base_difficulty(enc, target)
         rmod, bonus = range_modifier(enc, weapon, band, metres)
         mods.append(rmod)
@@ -1138,9 +1162,10 @@ def strike(enc: Encounter, actor: str, plan: Plan, defend: DefendPolicy) -> None
     skill = "melee" if weapon.type == "melee" else "brawl"
     if plan.partial:
         partial_defence(enc, actor)
-    active_defence(enc, target, actor, melee=True, defend=defend)
-    base, mods = base_difficulty(enc, target)
     move = plan.manoeuvre if plan.kind == "manoeuvre" else None
+    incoming = Incoming(weapon, partial=plan.partial, manoeuvre=move)
+    active_defence(enc, target, actor, melee=True, defend=defend, incoming=incoming)
+    base, mods = base_difficulty(enc, target)
     if move is not None:
         mods.append(
             _modifier_dice(enc, actor, r.manoeuvres[move], name=move.replace("_", " "), rule="ZC-BRAWL-1", sign=1)

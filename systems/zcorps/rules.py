@@ -26,8 +26,10 @@ class ZCorpsRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # header without this field is edition 1, so its fight re-simulates as it was played); 2 to 4 =
     # the rules-as-written readings of issue 13, landed in steps; 5 = the competent AI of issue 16
     # (systems/zcorps/tactics.py), Cojones only when they add 10 points, and the dead spread round the
-    # living (ZC-MOVE-1, policy). A scenario may pin an older one.
-    edition: int = 5
+    # living (ZC-MOVE-1, policy); 6 = active and partial defences (ZC-DEF-1, ZC-DEF-2) chosen by the
+    # expected harm they prevent against the worth of what they cost (systems/zcorps/tactics.py).
+    # A scenario may pin an older one.
+    edition: int = 6
 
     # ZC-CP-1: at most this many CP per roll; option: every CP die a Joker (OpenD6).
     max_cp: int = 3

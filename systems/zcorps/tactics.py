@@ -26,7 +26,15 @@ ladder (ZC-WOUND-1), a hit at or below the target's level raising it one
 - aim (ZC-AIM-1), reload (ZC-FIRE-1), strike or push at arm's reach, hold.
 
 No attack at 0 % odds is taken; an extra action (ZC-MULTI-1) only when the
-extra shot at -1D is worth more than the die lost on every shot. Policies are
+extra shot at -1D is worth more than the die lost on every shot.
+
+Defences (rules edition 6): an active defence (ZC-DEF-1) is taken when the
+harm it prevents (the declared attack's expected worth without and with the
+defence roll added to the difficulty, and the same for the attacks likely
+before the defender's next action) is worth more than the action it spends
+(the defender's best option over holding); a partial defence (ZC-DEF-2) is
+weighed with each attack (-1D on it against the harm it prevents). The style
+weighs the harm to the actor itself (``own_weight``). Policies are
 deterministic.
 """
 
@@ -70,6 +78,14 @@ ROUND_WORTH = 0.15
 ROUNDS_PER_FOE = 4
 #: ZC-COJ-1 / ZC-CP-1 (policy): an effort is made only when it adds at least this much to the odds.
 EFFORT_WORTH = 0.10
+#: The rules edition from which active (ZC-DEF-1) and partial (ZC-DEF-2) defences are chosen by the expected harm
+#: they prevent against the worth of what they cost (docs/rules-notes.md, "Defences (edition 6)").
+DEFENCE_EDITION = 6
+#: ZC-BRAWL-1: what a manoeuvre that lands costs its target, which takes no damage: a hold (a grab, a tackle) leads
+#: to the bite (the worth the threat of a grab counts); a push, trip or knock-down leaves it off balance or prone
+#: (the worth a push counts for the pusher).
+MANOEUVRE_HARM = {"grab": 0.5, "tackle": 0.5}
+OTHER_MANOEUVRE_HARM = 0.3
 
 
 @dataclass(frozen=True)
@@ -83,10 +99,13 @@ class Style:
     advances: bool
     #: a called head shot only at these exact odds or better (ZC-AIM-1)
     head_min_odds: float
+    #: how much the harm a defence prevents to the actor counts against what the defence costs (edition 6):
+    #: a wound of its own as much as a foe's (1), or more (a cautious survivor)
+    own_weight: float = 1.0
 
 
 AGGRESSIVE = Style(name="aggressive", threat_weight=0.35, advances=True, head_min_odds=0.30)
-CAUTIOUS = Style(name="cautious", threat_weight=1.0, advances=False, head_min_odds=0.45)
+CAUTIOUS = Style(name="cautious", threat_weight=1.0, advances=False, head_min_odds=0.45, own_weight=1.5)
 STYLES = {"aggressive": AGGRESSIVE, "cautious": CAUTIOUS}
 
 
@@ -256,6 +275,51 @@ def shot_value(shot: Shot, per_die: int, floor: int, full_margin: bool, bands: t
     return hit, value
 
 
+class Guard(NamedTuple):
+    """A defence roll the attacks on its roller meet: an active defence (ZC-DEF-1) adds its total to the difficulty;
+    a partial one (ZC-DEF-2, ``partial``) replaces the base (``base``) when its total is above ``floor``."""
+
+    code: DCode  # the defence pool after its dice modifiers
+    partial: bool
+    base: int
+    floor: int
+
+
+@lru_cache(maxsize=1024)
+def guard_pmf(guard: Guard) -> tuple[tuple[int, float], ...]:
+    """What a defence roll adds to the difficulty, and its probability (a pool of no dice adds nothing)."""
+    if guard.code.dice <= 0:
+        return ((0, 1.0),)
+    out: dict[int, float] = {}
+    for t, p in _roll_pmf(guard.code):
+        added = t if not guard.partial else (t - guard.base if t > max(guard.floor, guard.base) else 0)
+        out[added] = out.get(added, 0.0) + p
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=65536)
+def guarded_value(
+    shot: Shot, per_die: int, floor: int, full_margin: bool, bands: tuple[int, ...], guard: Guard
+) -> tuple[float, float]:
+    """(P(hit), E[worth gained]) of one attack on a target that defends with ``guard`` (ZC-DEF-1 / ZC-DEF-2): each
+    difficulty die and each defence total, as :func:`shot_value` counts them without the defence."""
+    if shot.code.dice <= 0:
+        return 0.0, 0.0
+    harm = harm_table(shot.damage, shot.resistance, shot.level, shot.undead, bands)
+    head = max(0, shot.damage.pips + shot.flat)
+    needs: dict[int, float] = {}
+    for v, pv in modifier_pmf(shot.up, shot.down, per_die):
+        for g, pg in guard_pmf(guard):
+            need = max(floor, shot.fixed + v + g) - shot.bonus
+            needs[need] = needs.get(need, 0.0) + pv * pg
+    hit = value = 0.0
+    for need, pn in needs.items():
+        h, w = _from_need(shot.code, need, head, full_margin, harm)
+        hit += pn * h
+        value += pn * w
+    return hit, value
+
+
 # ----------------------------------------------------------------- the options
 
 
@@ -273,6 +337,7 @@ class Option:
     manoeuvre: str | None = None
     odds: float = 0.0  # the first target's exact odds (attacks)
     harm: float = 0.0  # E[worth gained] of the attack (all targets)
+    partial: bool | None = None  # ZC-DEF-2 with the attack (edition 6); None: as edition 5 chose it (arm's reach)
 
 
 @dataclass
@@ -361,9 +426,14 @@ def pool_dice(enc: Encounter, actor: str, *, partial: bool = False) -> int:
 
 
 def _base_difficulty(enc: Encounter, target: ActorState) -> int:
-    """ZC-ATK-1 / ZC-DEF-2: 10, or the target's partial defence above 10 (an active defence is not known yet)."""
-    base = R.rules(enc).passive_defence
-    return max(base, target.conditions.get("partial_defence", 0))
+    """ZC-ATK-1 / ZC-DEF-2: 10, or the target's partial defence above 10; from edition 6 plus the active defence it
+    already holds (ZC-DEF-1: rolled against another attack, it stands until the target's next action). An active
+    defence still to come is not known."""
+    r = R.rules(enc)
+    base = max(r.passive_defence, target.conditions.get("partial_defence", 0))
+    if r.edition >= DEFENCE_EDITION:
+        base += target.conditions.get("active_defence", 0)
+    return base
 
 
 def _mode_dice(enc: Encounter, mode: str, nth: int) -> tuple[int, int]:
@@ -455,6 +525,10 @@ def _attack_shot(
 
 def evaluate(ctx: Context, shot: Shot) -> tuple[float, float]:
     return shot_value(shot, ctx.per_die, ctx.floor, ctx.full_margin, ctx.bands)
+
+
+def guarded(ctx: Context, shot: Shot, guard: Guard) -> tuple[float, float]:
+    return guarded_value(shot, ctx.per_die, ctx.floor, ctx.full_margin, ctx.bands, guard)
 
 
 def _aim_dice(enc: Encounter, actor: str, target: str) -> int:
@@ -594,7 +668,8 @@ def _threat_of(ctx: Context, foe: ActorState, cell: Cell) -> float:
     return got
 
 
-def _foe_threat(ctx: Context, foe: ActorState, cell: Cell) -> float:
+def _foe_threat(ctx: Context, foe: ActorState, cell: Cell, guard: Guard | None = None) -> float:
+    """``foe``'s best attack on the actor at ``cell``; ``guard``: the actor defends (ZC-DEF-1 / ZC-DEF-2)."""
     enc = ctx.enc
     fcell = (foe.x, foe.y)
     metres = R.distance(fcell, cell)
@@ -629,14 +704,17 @@ def _foe_threat(ctx: Context, foe: ActorState, cell: Cell) -> float:
                 level=level,
                 undead=me.undead,
             )
-            best = max(best, evaluate(ctx, shot)[1])
+            worth = evaluate(ctx, shot)[1] if guard is None else guarded(ctx, shot, guard)[1]
+            best = max(best, worth)
             break  # the first firearm with rounds, as a survivor fires it
     # hand to hand: within a move and a step (the dead grab, then bite), walking round the walls
     reach = R.sheet(enc, foe.id).move + 1
     walk = metres if metres > reach or enc.battlefield.open else enc.battlefield.walk_distance(fcell, cell)
     if walk is not None and walk <= reach:
         skill = "melee" if ft.melee else "brawl"
-        p = p_at_least(R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7))
+        code, vs = R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7)
+        pmf = ((0, 1.0),) if guard is None else guard_pmf(guard)
+        p = sum(pg * p_at_least(code, vs + g) for g, pg in pmf)
         best = max(best, p * (0.5 if ft.undead else 0.35))
     return best
 
@@ -741,22 +819,44 @@ def _more_to_come(enc: Encounter, actor: str) -> bool:
 
 def choose(enc: Encounter, actor: str, style: Style) -> Option:
     """The best option by value; ties go to the first listed (shots, then blows, then the rest)."""
+    return _choose(enc, actor, style)[0]
+
+
+def _choose(enc: Encounter, actor: str, style: Style) -> tuple[Option, float]:
+    """The best option, and what staying where the actor stands costs (the value of holding is less that)."""
     me = enc.state.actors[actor]
     here = (me.x, me.y)
     r = R.rules(enc)
     ctx = context(enc, actor, style)
     if not ctx.foes:
-        return Option(0.0, "hold")
+        return Option(0.0, "hold"), 0.0
     crowd = enc.crowd
     adjacent = [enc.state.actors[fid] for _, fid in crowd.within(me.x, me.y, crowd.other_sides(me.side), 1)]
     stay = style.threat_weight * THREAT_ROUNDS * threat_at(ctx, here)
     loaded = _loaded(enc, actor)
     options: list[Option] = []
-    # shoot from here (a partial defence when something stands at arm's reach, ZC-DEF-2)
-    for o in shot_options(ctx, here, here=True, partial=bool(adjacent), weapons=loaded):
-        options.append(Option(o.value - stay, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm))
-    # strike or push at arm's reach (ZC-BRAWL-1)
-    options += _close_options(ctx, adjacent, stay)
+    if r.edition >= DEFENCE_EDITION:
+        # ZC-DEF-2 (edition 6): each attack with and without a partial defence, which is worth the harm it prevents
+        # until the actor's next action (at -1D on the attack); none when it prevents nothing
+        gain = style.own_weight * partial_prevents(ctx)
+        for partial in (False, True) if gain > 0.0 else (False,):
+            for o in shot_options(ctx, here, here=True, partial=partial, weapons=loaded):
+                value = o.value - stay + (gain if partial else 0.0)
+                options.append(
+                    Option(
+                        value, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm, partial=partial
+                    )
+                )
+        for partial in (False, True) if gain > 0.0 else (False,):
+            options += _close_options(ctx, adjacent, stay - (gain if partial else 0.0), partial=partial)
+    else:
+        # shoot from here (a partial defence when something stands at arm's reach, ZC-DEF-2)
+        for o in shot_options(ctx, here, here=True, partial=bool(adjacent), weapons=loaded):
+            options.append(
+                Option(o.value - stay, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm)
+            )
+        # strike or push at arm's reach (ZC-BRAWL-1)
+        options += _close_options(ctx, adjacent, stay)
     nxt = NEXT_ACTION if _more_to_come(enc, actor) else NEXT_ROUND
     # reload (ZC-FIRE-1): a weapon with no round left and a spare magazine
     for w in R.traits(enc, actor).firearms:
@@ -780,10 +880,14 @@ def choose(enc: Encounter, actor: str, style: Style) -> Option:
     for o in options[1:]:
         if o.value > best.value + 1e-12:
             best = o
-    return best
+    return best, stay
 
 
-def _close_options(ctx: Context, adjacent: list[ActorState], stay: float) -> list[Option]:
+def _close_options(
+    ctx: Context, adjacent: list[ActorState], stay: float, *, partial: bool | None = None
+) -> list[Option]:
+    """Strike or push at arm's reach; ``partial``: with a partial defence (ZC-DEF-2, edition 6) or not; None: as
+    edition 5 chose it (one foe at arm's reach), the options' ``partial`` left None."""
     enc, actor = ctx.enc, ctx.actor
     out: list[Option] = []
     if not adjacent:
@@ -793,7 +897,7 @@ def _close_options(ctx: Context, adjacent: list[ActorState], stay: float) -> lis
     melee = me.weapons.get(me.melee) if me.melee else None
     weapon = melee or R.FISTS
     skill = "melee" if weapon.type == "melee" else "brawl"
-    pool = pool_dice(enc, actor, partial=len(adjacent) == 1)
+    pool = pool_dice(enc, actor, partial=len(adjacent) == 1 if partial is None else partial)
     here = (ctx.me.x, ctx.me.y)
     for t in adjacent:
         if not enc.battlefield.sees(here, (t.x, t.y)):
@@ -814,7 +918,7 @@ def _close_options(ctx: Context, adjacent: list[ActorState], stay: float) -> lis
         )
         p, harm = evaluate(ctx, shot)
         if p > 0.0:
-            out.append(Option(harm - stay, "strike", (t.id,), me.melee, odds=p, harm=harm))
+            out.append(Option(harm - stay, "strike", (t.id,), me.melee, odds=p, harm=harm, partial=partial))
         if tt.undead and melee is None:
             # ZC-BRAWL-1: a push at +2D: off balance and a metre back, a breath for the one held or hemmed in
             push = p_hit(
@@ -826,7 +930,7 @@ def _close_options(ctx: Context, adjacent: list[ActorState], stay: float) -> lis
                 ctx.floor,
                 0,
             )
-            if push > 0.0:
+            if push > 0.0 and not partial:  # a manoeuvre is never declared with a partial defence
                 out.append(Option(0.3 * push - stay, "manoeuvre", (t.id,), manoeuvre="push", odds=push))
     return out
 
@@ -918,3 +1022,146 @@ def extra_action_worth(enc: Encounter, actor: str) -> bool:
     ]
     best_less = max((o.value for o in less), default=0.0)
     return (granted + 1) * best_less > granted * best_now * 1.05
+
+
+# ----------------------------------------------------------------- defences (edition 6)
+
+
+def defence_guard(enc: Encounter, actor: str, *, melee: bool, partial: bool) -> Guard:
+    """The defence roll ``actor`` would make now: ZC-DEF-1, Dodge (against a blow the best of Dodge, Brawl and Melee:
+    block, parry); ZC-DEF-2, Dodge at -1D; with the pool penalties the resolution applies (an off balance too)."""
+    r = R.rules(enc)
+    codes = R.traits(enc, actor).codes
+    skills = ("dodge", "brawl", "melee") if melee and not partial else ("dodge",)
+    skill = max(skills, key=lambda s: (codes[s].dice, codes[s].pips))
+    dice = pool_dice(enc, actor, partial=partial) - enc.state.actors[actor].conditions.get("off_balance", 0)
+    return Guard(R.with_dice(codes[skill], dice), partial, r.passive_defence, r.partial_defence_floor)
+
+
+def _window(enc: Encounter, actor: str, *, spend_last: bool) -> int:
+    """The count of ``actor``'s next action (0: none this round): a defence lasts until then or the round's end
+    (ZC-DEF-1 / ZC-DEF-2). ``spend_last``: its last pending action is spent on the defence."""
+    mine = R.book(enc).pending.get(actor, [])
+    left = mine[:-1] if spend_last else mine
+    return left[0] if left else 0
+
+
+def _later_attacks(ctx: Context, until: int) -> list[tuple[ActorState, int]]:
+    """The foes likely to attack the actor before its next action (count ``until``, 0: the round's end), and how
+    many of their actions fall before it: those at arm's reach, and those whose nearest foe it is (the dead walk to
+    the nearest; a survivor's threat is counted as aimed at it when it is the nearest)."""
+    enc = ctx.enc
+    pending = R.book(enc).pending
+    crowd = enc.crowd
+    me = ctx.me
+    out: list[tuple[ActorState, int]] = []
+    for f in ctx.foes[:MAX_THREATS]:
+        k = sum(1 for c in pending.get(f.id, ()) if c > until)
+        if not k:
+            continue
+        d = R.distance((f.x, f.y), (me.x, me.y))
+        if d > 1:
+            nearest = crowd.nearest(f.x, f.y, crowd.other_sides(f.side))
+            if nearest is None or nearest[0] < d:
+                continue
+        out.append((f, k))
+    return out
+
+
+def partial_prevents(ctx: Context) -> float:
+    """ZC-DEF-2 (policy, edition 6): the harm a partial defence rolled now prevents, from the attacks likely to come
+    before the actor's next action (the rest of the round at most)."""
+    later = _later_attacks(ctx, _window(ctx.enc, ctx.actor, spend_last=False))
+    if not later:
+        return 0.0
+    guard = defence_guard(ctx.enc, ctx.actor, melee=False, partial=True)
+    if guard.code.dice <= 0:
+        return 0.0
+    here = (ctx.me.x, ctx.me.y)
+    return sum(k * (_threat_of(ctx, f, here) - _foe_threat(ctx, f, here, guard)) for f, k in later)
+
+
+def incoming_shot(ctx: Context, attacker: str, incoming: R.Incoming) -> Shot | None:
+    """The dice of the attack ``attacker`` declared on the actor (ZC-ATK-1 .. ZC-FIRE-2, ZC-BRAWL-1), as
+    :func:`attack_shot` counts a shot (None: beyond long range)."""
+    enc = ctx.enc
+    att = enc.state.actors[attacker]
+    me = ctx.me
+    actx = Context(
+        enc=enc,
+        actor=attacker,
+        me=att,
+        style=ctx.style,
+        foes=[],
+        per_die=ctx.per_die,
+        floor=ctx.floor,
+        full_margin=ctx.full_margin,
+        bands=ctx.bands,
+    )
+    pool = pool_dice(enc, attacker, partial=incoming.partial)
+    weapon = incoming.weapon
+    if weapon.type in R.FIREARMS:
+        pool += _aim_dice(enc, attacker, ctx.actor)
+        return _attack_shot(actx, weapon, me, (att.x, att.y), incoming.mode, incoming.nth, incoming.called, pool)
+    r = R.rules(enc)
+    at = R.traits(enc, attacker)
+    skill = "melee" if weapon.type == "melee" else "brawl"
+    damage, _, _ = R.damage_code(weapon.name, weapon.damage, at.codes["puissance"], 0, r.min_damage_dice)
+    mt = R.traits(enc, ctx.actor)
+    return Shot(
+        code=R.with_dice(at.codes[skill], pool - att.conditions.get("off_balance", 0)),
+        fixed=_base_difficulty(enc, me),
+        up=r.manoeuvres.get(incoming.manoeuvre, 0) if incoming.manoeuvre else 0,
+        down=0,
+        bonus=0,
+        damage=damage,
+        flat=0,
+        resistance=mt.resistance,
+        level=R.worst_level(me),
+        undead=mt.undead,
+    )
+
+
+def action_worth(enc: Encounter, actor: str, style: Style) -> float:
+    """What one action of ``actor`` is worth now: its best option's value over holding (never below 0)."""
+    best, stay = _choose(enc, actor, style)
+    return max(0.0, best.value + stay)
+
+
+class DefenceRead(NamedTuple):
+    """An active defence weighed (ZC-DEF-1, edition 6): the harm it prevents (weighted by the style) and its cost."""
+
+    prevented: float
+    cost: float
+
+
+def weigh_defence(
+    enc: Encounter, defender: str, attacker: str, incoming: R.Incoming, style: Style, *, melee: bool
+) -> DefenceRead:
+    """ZC-DEF-1 (policy, edition 6): the expected harm an active defence prevents, from the attack declared (its
+    exact odds and harm without and with the defence roll added to the difficulty) and from the attacks likely to
+    come before the defender's next action, weighted by the style; against the worth of the action it spends."""
+    ctx = context(enc, defender, style)
+    guard = defence_guard(enc, defender, melee=melee, partial=False)
+    if guard.code.dice <= 0:
+        return DefenceRead(0.0, 0.0)
+    prevented = 0.0
+    shot = incoming_shot(ctx, attacker, incoming)
+    if shot is not None:
+        (p0, w0), (p1, w1) = evaluate(ctx, shot), guarded(ctx, shot, guard)
+        if incoming.manoeuvre:
+            prevented += (p0 - p1) * MANOEUVRE_HARM.get(incoming.manoeuvre, OTHER_MANOEUVRE_HARM)
+        else:
+            prevented += w0 - w1
+    here = (ctx.me.x, ctx.me.y)
+    for f, k in _later_attacks(ctx, _window(enc, defender, spend_last=True)):
+        prevented += k * (_threat_of(ctx, f, here) - _foe_threat(ctx, f, here, guard))
+    return DefenceRead(style.own_weight * prevented, action_worth(enc, defender, style))
+
+
+def wants_defence(
+    enc: Encounter, defender: str, attacker: str, incoming: R.Incoming, style: Style, *, melee: bool
+) -> bool:
+    """ZC-DEF-1 (policy, edition 6): defend when the harm prevented is worth more than the action spent."""
+    read = weigh_defence(enc, defender, attacker, incoming, style, melee=melee)
+    return read.prevented > read.cost + 1e-9

@@ -15,6 +15,7 @@ from fracas.services.run import run_scenario
 from fracas.systems.point_zero.odds import test_quality as pz_quality
 from fracas.systems.zcorps import _cp_at_least
 from fracas.systems.zcorps import test_quality as zc_quality
+from fracas.systems.zcorps.odds import DCode, success_probability
 
 ROOT = Path(__file__).resolve().parents[2]
 PZ_GUARD = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
@@ -111,6 +112,42 @@ def test_zcorps_attack_odds_leave_out_the_attack_bonus_from_the_difficulty() -> 
     read = zc_quality(test, [])
     assert read is not None and read.attack and 0.5 < read.odds < 1.0
     assert read.extras == ()
+
+
+def _zc_shot(actor: str, target: str, defence: int | None, difficulty: int) -> E.SkillTested:
+    mods = [] if defence is None else [E.Modifier(name="active defence", value=defence, rule="ZC-DEF-1")]
+    return E.SkillTested(
+        actor=actor, rule="ZC-ATK-1", skill="firearms 4D", kept=4, dice_total=12, modifiers=mods, difficulty=difficulty,
+        difficulty_base=10, total=12, success=difficulty <= 12, margin=12 - difficulty, target=target,
+    )  # fmt: skip
+
+
+def test_zcorps_active_defence_counted_for_the_defender_with_the_odds_it_took_off() -> None:
+    """ZC-DEF-1: the defence adds its total to the difficulty. The attack's own odds leave it out (rolled after the
+    declaration, the attacker could not know it); the defender's policy is credited with the odds it took off every
+    attack it met until it ended, and a defence taking under 5 points off them all is counted as weak."""
+    probe = QualityProbe("zcorps")
+    for actor, policy in (("reyes", "cautious"), ("dutch", "aggressive"), ("mags", "aggressive")):
+        probe.feed(E.ActorEntered(actor=actor, name=actor, side=actor, x=0, y=0, policy=policy))
+    p = {vs: float(success_probability(DCode(4, 0), vs)) for vs in (10, 12, 29, 30, 31)}
+    # reyes dodges 2 against dutch's shot (10 -> 12), then dutch's second shot: one defence, two attacks met
+    probe.feed(E.ActionDeclared(actor="reyes", action="active_defence", text="", target="dutch", rule="ZC-DEF-1"))
+    probe.feed(_zc_shot("dutch", "reyes", 2, 12))
+    probe.feed(_zc_shot("dutch", "reyes", 2, 12))
+    probe.feed(E.ConditionCleared(actor="reyes", condition="active_defence", rule="ZC-DEF-1"))
+    # mags dodges 1 against a shot that needed 30 anyway: nothing to take off
+    probe.feed(E.ActionDeclared(actor="mags", action="active_defence", text="", target="reyes", rule="ZC-DEF-1"))
+    probe.feed(_zc_shot("reyes", "mags", 1, 31))
+    dutch, reyes, mags = (probe.by_policy[k] for k in ("aggressive", "cautious", "aggressive"))
+    assert reyes.defences == 1 and reyes.weak_defences == 0
+    assert abs(reyes.defence_ppm / 1e6 - 2 * (p[10] - p[12])) < 2e-6 and p[10] - p[12] > 0.05
+    assert dutch is mags and mags.defences == 1 and mags.weak_defences == 1
+    assert abs(mags.defence_ppm / 1e6 - (p[30] - p[31])) < 2e-6
+    # the attacks' odds: without the defence
+    assert abs(dutch.odds_ppm / 1e6 - 2 * p[10]) < 2e-6 and abs(reyes.odds_ppm / 1e6 - p[30]) < 2e-6
+    assert summary(probe.by_policy)["cautious"]["defences"] == {
+        "times": 1, "mean_odds_prevented": reyes.defence_ppm / 1e6, "under_5_points": 0
+    }  # fmt: skip
 
 
 def test_quality_from_a_stored_log_equals_the_live_count(tmp_path: Path) -> None:
