@@ -1141,10 +1141,18 @@ def weigh_defence(
     """ZC-DEF-1 (policy, edition 6): the expected harm an active defence prevents, from the attack declared (its
     exact odds and harm without and with the defence roll added to the difficulty) and from the attacks likely to
     come before the defender's next action, weighted by the style; against the worth of the action it spends."""
+    prevented = harm_prevented(enc, defender, attacker, incoming, style, melee=melee)
+    return DefenceRead(prevented, action_worth(enc, defender, style) if prevented > 0.0 else 0.0)
+
+
+def harm_prevented(
+    enc: Encounter, defender: str, attacker: str, incoming: R.Incoming, style: Style, *, melee: bool
+) -> float:
+    """The first half of :func:`weigh_defence`: the expected harm prevented, weighted by the style."""
     ctx = context(enc, defender, style)
     guard = defence_guard(enc, defender, melee=melee, partial=False)
     if guard.code.dice <= 0:
-        return DefenceRead(0.0, 0.0)
+        return 0.0
     prevented = 0.0
     shot = incoming_shot(ctx, attacker, incoming)
     if shot is not None:
@@ -1156,12 +1164,12 @@ def weigh_defence(
     here = (ctx.me.x, ctx.me.y)
     for f, k in _later_attacks(ctx, _window(enc, defender, spend_last=True)):
         prevented += k * (_threat_of(ctx, f, here) - _foe_threat(ctx, f, here, guard))
-    return DefenceRead(style.own_weight * prevented, action_worth(enc, defender, style))
+    return style.own_weight * prevented
 
 
 def wants_defence(
     enc: Encounter, defender: str, attacker: str, incoming: R.Incoming, style: Style, *, melee: bool
 ) -> bool:
     """ZC-DEF-1 (policy, edition 6): defend when the harm prevented is worth more than the action spent."""
-    read = weigh_defence(enc, defender, attacker, incoming, style, melee=melee)
-    return read.prevented > read.cost + 1e-9
+    prevented = harm_prevented(enc, defender, attacker, incoming, style, melee=melee)
+    return prevented > 1e-9 and prevented > action_worth(enc, defender, style) + 1e-9
