@@ -50,7 +50,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps.odds import DCode, roll_distribution, success_probability
-from fracas.systems.zcorps.rules import DEAD, INCAPACITATED, MORTALLY, SEVERELY, STUNNED, WOUNDED
+from fracas.systems.zcorps.rules import DEAD, FIREARMS, INCAPACITATED, MORTALLY, SEVERELY, STUNNED, WOUNDED
 from fracas.systems.zcorps.sheet import Weapon, ranges_of
 
 Cell = tuple[int, int]
@@ -1100,7 +1100,7 @@ def incoming_shot(ctx: Context, attacker: str, incoming: R.Incoming) -> Shot | N
     )
     pool = pool_dice(enc, attacker, partial=incoming.partial)
     weapon = incoming.weapon
-    if weapon.type in R.FIREARMS:
+    if weapon.type in FIREARMS:
         pool += _aim_dice(enc, attacker, ctx.actor)
         return _attack_shot(actx, weapon, me, (att.x, att.y), incoming.mode, incoming.nth, incoming.called, pool)
     r = R.rules(enc)

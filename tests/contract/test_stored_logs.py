@@ -78,7 +78,7 @@ def test_a_new_log_records_its_rules_edition_and_a_header_without_one_is_edition
     log = tmp_path / "new.jsonl"
     run_scenario(SCENARIOS / "zcorps" / "duel.toml", seed="1", log_path=log)
     head = read_log(log).entries[0].ev
-    assert isinstance(head, E.EncounterStarted) and head.rules["edition"] == 5
+    assert isinstance(head, E.EncounterStarted) and head.rules["edition"] == 6
     for stored in STORED:
         old = read_log(stored).entries[0].ev
         assert isinstance(old, E.EncounterStarted)

@@ -120,7 +120,8 @@ def test_a_zcorps_human_under_fire_is_asked_to_defend_and_the_log_verifies(tmp_p
     path.write_text(text[:at] + 'policy = "human"' + text[at + len('policy = "cautious"') :])
     log = tmp_path / "zc.jsonl"
     table = Table(defend_every_other_time())
-    play(path, log, table, "derived", "8")  # a seed where the looters shoot at Okafor twice or more
+    # a seed where the looters shoot at Okafor twice or more (edition 6: they dodge, the fight goes otherwise)
+    play(path, log, table, "derived", "20")
     entries = read_log(log).entries
     texts = [e.ev.text for e in entries if isinstance(e.ev, E.ActionDeclared) and e.ev.policy == "human"]
     assert len(texts) == len(table.questions)

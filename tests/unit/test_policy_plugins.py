@@ -111,6 +111,10 @@ def test_a_registered_zcorps_policy_plays_and_verifies_like_the_built_in_it_wrap
 ) -> None:
     plugin = _with_policy(SCENARIOS / "zcorps" / "duel.toml", tmp_path, "aggressive", "careful", "careful.toml")
     builtin = _with_policy(SCENARIOS / "zcorps" / "duel.toml", tmp_path, "aggressive", "cautious", "cautious.toml")
+    # rules edition 5: from edition 6 the built-in survivors weigh their active defences (ZC-DEF-1), while a policy
+    # from another package keeps the system's default rule (docs/plugins.md), so the two fights part at a defence
+    for path in (plugin, builtin):
+        path.write_text(path.read_text(encoding="utf-8") + "\n[rules]\nedition = 5\n", encoding="utf-8")
     run_scenario(plugin, seed="5", log_path=tmp_path / "p.jsonl")
     run_scenario(builtin, seed="5", log_path=tmp_path / "b.jsonl")
     plugin_decl = [e.ev for e in read_log(tmp_path / "p.jsonl").entries if isinstance(e.ev, E.ActionDeclared)]
