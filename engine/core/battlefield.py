@@ -484,6 +484,32 @@ class Battlefield:
             out.append(step)
         return out
 
+    def _slot_bounds(
+        self, targets: list[Cell], slots: dict[Cell, int], metres: int
+    ) -> tuple[list[tuple[list[int], int]], list[Cell]]:
+        """For :meth:`walk_to_reach`'s bound: the targets with a slot beside them, as (their search's labels, the
+        longest walk from the target to one of its slots) when each is walkable from it, searched at least
+        ``metres`` plus that far; the others (a slot cut off from its target) in a straight line."""
+        row = self.width + 2
+        walled: list[tuple[list[int], int]] = []
+        straight: list[Cell] = []
+        for t in dict.fromkeys(targets):
+            tx, ty = t
+            beside = [
+                (y + 1) * row + x + 1 for x, y in slots if x - tx <= 1 and tx - x <= 1 and y - ty <= 1 and ty - y <= 1
+            ]
+            if not beside:
+                continue  # no slot beside it: it leads nowhere
+            search = self._search(t)
+            walks = [search.reach(i) for i in beside]
+            if min(walks) < 0:
+                straight.append(t)
+                continue
+            most = max(walks)
+            search.deepen(metres + most)
+            walled.append((search.label, most))
+        return walled, straight
+
     def walk_to_reach(
         self, start: Cell, targets: list[Cell], metres: int, blocked: Any = frozenset()
     ) -> tuple[list[Cell], int] | None:
@@ -498,19 +524,29 @@ class Battlefield:
         cell's walk is the one found first breadth-first, trying the neighbours east, west, south, north,
         then the diagonals (:data:`NEIGHBOURS`): deterministic.
         """
+        grid = self._blocked_grid()
+        width, height, row = self.width, self.height, self.width + 2
+        # who stands where, read straight from the crowd for its view (the search asks it of every cell)
+        crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
         slots: dict[Cell, int] = {}
         for k, (tx, ty) in enumerate(targets):
             for dx, dy in NEIGHBOURS:
-                cell = (tx + dx, ty + dy)
-                if cell not in slots and self.walkable(cell) and (cell == start or cell not in blocked):
-                    slots[cell] = k
+                x, y = cell = (tx + dx, ty + dy)
+                if cell in slots or not (0 <= x < width and 0 <= y < height) or grid[(y + 1) * row + x + 1]:
+                    continue  # a slot already, off the map or a wall (not walkable)
+                if cell != start:
+                    if crowd_cells is not None:
+                        ids = crowd_cells.get(cell)
+                        if ids and (len(ids) > 1 or ids[0] != mover):
+                            continue
+                    elif cell in blocked:
+                        continue
+                slots[cell] = k
         if not slots or start in slots:
             return None
         sx, sy = start
         if all(max(x - sx, sx - x, y - sy, sy - y) > metres for x, y in slots):
             return None
-        grid = self._blocked_grid()
-        row = self.width + 2
         first = (sy + 1) * row + sx + 1
         came: dict[int, int] = {first: first}
         # cells no walk goes onto: walls, the border, cells reached already, others standing there, and cells
@@ -518,18 +554,28 @@ class Battlefield:
         shut = bytearray(grid)
         shut[first] = 1
         slot_at = {(y + 1) * row + x + 1: k for (x, y), k in slots.items()}
-        # who stands where, read straight from the crowd for its view (the search asks it of every cell)
-        crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
-        # A cell more than one metre (a slot's reach) plus the steps left away from every target, in a straight
-        # line, leads to no slot in time: the search leaves it. Each step changes that distance by at most one
-        # metre, so whatever a left cell would have reached in time is left too, and every other cell is
-        # reached at the same step from the same cell as by the whole search: the same walk, less searching.
-        aims = list(dict.fromkeys(targets))
+        # The search leaves a cell that cannot lead to a slot in the steps left, even were nobody in the way:
+        # a lower bound on the walk from it to the nearest slot exceeds them. Walking round the walls, a cell
+        # is at least its walk to a target less the longest walk from that target to one of its slots (the
+        # target's search, kept, gives both); a target with a slot it cannot walk to counts in a straight
+        # line (the cell's distance less one metre). Either bound changes by at most one metre a step, so
+        # whatever a left cell would have reached in time is left too, and every other cell is reached at
+        # the same step from the same cell as by the whole search: the same walk, less searching.
+        walled, straight = self._slot_bounds(targets, slots, metres)
+        shut_start = True
+        for label, most in walled:
+            if 0 <= label[first] < metres + 1 + most:
+                shut_start = False
+        for tx, ty in straight:
+            if max(sx - tx, tx - sx, sy - ty, ty - sy) <= metres + 1:
+                shut_start = False
+        if shut_start:
+            return None  # no slot within reach, were nobody in the way
         steps_to = [(dx, dy, dy * row + dx) for dx, dy in NEIGHBOURS]
         layer = [first]
         for steps in range(metres):
             nxt: list[int] = []
-            allowance = metres - steps  # at most this many metres from a target after this step
+            allowance = metres - steps  # the steps left after this one, and one
             for i in layer:
                 cy, cx = divmod(i, row)
                 cx -= 1
@@ -549,17 +595,22 @@ class Battlefield:
                     elif (nx, ny) in blocked:
                         shut[j] = 1
                         continue
-                    for tx, ty in aims:
-                        if (
-                            nx - tx <= allowance
-                            and tx - nx <= allowance
-                            and ny - ty <= allowance
-                            and ty - ny <= allowance
-                        ):
+                    for label, most in walled:
+                        walk = label[j]
+                        if 0 <= walk < allowance + most:
                             break
                     else:
-                        shut[j] = 1
-                        continue  # too far from every target to reach a slot in the steps left
+                        for tx, ty in straight:
+                            if (
+                                nx - tx <= allowance
+                                and tx - nx <= allowance
+                                and ny - ty <= allowance
+                                and ty - ny <= allowance
+                            ):
+                                break
+                        else:
+                            shut[j] = 1
+                            continue  # too far from every slot to reach one in the steps left
                     shut[j] = 1
                     came[j] = i
                     nxt.append(j)
@@ -601,6 +652,12 @@ class _Search:
             self.metres += 1
             self.layer = self.field._layer(self.layer, label, self.metres)
         return label[index]
+
+    def deepen(self, metres: int) -> None:
+        """Search on until every cell within ``metres`` of the goal is labelled (or none is left)."""
+        while self.layer and self.metres < metres:
+            self.metres += 1
+            self.layer = self.field._layer(self.layer, self.label, self.metres)
 
     def finish(self) -> None:
         while self.layer:
