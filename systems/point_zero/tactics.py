@@ -488,7 +488,22 @@ def declared_harm(
 def declared_odds(
     enc: Encounter, k: Known, author: str, victim: str, cell: Cell, metres: int, sprinting: bool
 ) -> tuple[float, Weapon]:
-    """The exact odds of ``author``'s declared attack on ``victim`` (see :func:`declared_harm`), and its weapon."""
+    """The exact odds of ``author``'s declared attack on ``victim`` (see :func:`declared_harm`), and its weapon.
+
+    Kept for the round's decisions (:func:`_memo`): a plan once declared stays as it is, and nothing
+    moves or is hurt before the last declaration.
+    """
+    memo = _memo(enc)
+    key = ("declared", author, victim, cell, metres, sprinting)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _declared_odds(enc, k, author, victim, cell, metres, sprinting)
+    return got  # type: ignore[return-value]
+
+
+def _declared_odds(
+    enc: Encounter, k: Known, author: str, victim: str, cell: Cell, metres: int, sprinting: bool
+) -> tuple[float, Weapon]:
     plan = k.plans[author]
     st = enc.state.actors
     a, v = st[author], st[victim]
@@ -516,13 +531,21 @@ def p_outlives_declared(enc: Encounter, k: Known, actor: str, target: ActorState
     """P(``target`` is still up after the attacks the actor's slower allies declared on it this round):
     each one's exact odds x P(its hit puts it down), as if each met it unhurt (the product of the misses)."""
     me = enc.state.actors[actor]
+    against = k.against.get(target.id, ())
+    memo = _memo(enc)
+    # the actor has not declared yet, so it is not among them: the same for every actor of its side
+    key = ("outlives", me.side, target.id, len(against))
+    got = memo.get(key)
+    if got is not None:
+        return got  # type: ignore[return-value]
     out = 1.0
-    for ally in k.against.get(target.id, ()):
+    for ally in against:
         if ally == actor or enc.state.actors[ally].side != me.side or action_count(k, ally) is None:
             continue
         cell, metres, _ = declared_cell(enc, k, target, action_count(k, ally) or 0)
         p, w = declared_odds(enc, k, ally, target.id, cell, metres, False)
         out *= 1.0 - p * p_down(enc, ally, w, target)
+    memo[key] = out
     return out
 
 
@@ -609,12 +632,16 @@ def declared_terms(
     st = enc.state.actors
     me = st[actor]
     here = R.pos(me)
+    attackers = k.against.get(actor, ())
     mine = start - len(path) if target is not None else None
+    worth = 0.0
     kill = 0.0
-    if target is not None and weapon is not None and hit > 0.0:
-        kill = hit * p_down(enc, actor, weapon, st[target])
+    if target is not None and mine is not None and weapon is not None and hit > 0.0:
+        worth = _down_worth(enc, actor, style, k, target, mine)
+        if worth or target in attackers:  # P(down) only where it counts
+            kill = hit * p_down(enc, actor, weapon, st[target])
     value = 0.0
-    for author in k.against.get(actor, ()):
+    for author in attackers:
         if st[author].side == me.side:
             continue
         count = action_count(k, author)
@@ -625,15 +652,27 @@ def declared_terms(
         if author == target and mine is not None and mine >= count:
             harm *= 1.0 - kill
         value -= style.known_harm_weight * harm
-    if kill <= 0.0 or target is None or mine is None:
-        return value
+    return value + kill * worth
+
+
+def _down_worth(enc: Encounter, actor: str, style: Style, k: Known, target: str, mine: int) -> float:
+    """What putting ``target`` down at count ``mine`` is worth beyond the hit (:func:`declared_terms`): the
+    harm it declared on an ally, prevented, less the slower allies' declared attacks on it, lost."""
+    memo = _memo(enc)
+    key = ("down worth", actor, style.name, target, mine)
+    got = memo.get(key)
+    if got is not None:
+        return got  # type: ignore[return-value]
+    st = enc.state.actors
+    me = st[actor]
+    value = 0.0
     plan = k.plans.get(target)
     count = action_count(k, target)
     if plan is not None and plan.kind == "attack" and plan.target is not None and count is not None and mine >= count:
         victim = st.get(plan.target)
         if victim is not None and victim.side == me.side and victim.id != actor:
             cell, metres, _ = declared_cell(enc, k, victim, count)
-            value += style.known_harm_weight * kill * declared_harm(enc, k, target, victim.id, cell, metres, False)
+            value += style.known_harm_weight * declared_harm(enc, k, target, victim.id, cell, metres, False)
     for ally in k.against.get(target, ()):
         if ally == actor or st[ally].side != me.side:
             continue
@@ -641,7 +680,8 @@ def declared_terms(
         if count is None or count > mine:
             continue  # it resolves first: nothing of it is lost
         cell, metres, _ = declared_cell(enc, k, st[target], count)
-        value -= kill * declared_harm(enc, k, ally, target, cell, metres, False)
+        value -= declared_harm(enc, k, ally, target, cell, metres, False)
+    memo[key] = value
     return value
 
 
