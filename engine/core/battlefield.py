@@ -73,8 +73,8 @@ FEW = 24
 
 def distance(a: Cell, b: Cell) -> int:
     """Metres between two cells in a straight line: a diagonal step counts one metre."""
-    dx, dy = a[0] - b[0], a[1] - b[1]
-    return max(dx, -dx, dy, -dy)
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return dx if dx > dy else dy  # not max(): this runs for every candidate of every query
 
 
 def step_order(x: int, y: int, gx: int, gy: int) -> tuple[Cell, ...]:
@@ -460,7 +460,7 @@ class Battlefield:
         crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
         search.reach(here)
         for _ in range(metres):
-            if max(x - gx, gx - x, y - gy, gy - y) <= stop and self.sees((x, y), goal):
+            if abs(x - gx) <= stop and abs(y - gy) <= stop and self.sees((x, y), goal):
                 break
             d = field[here]
             if d <= 0:
@@ -998,7 +998,9 @@ class Crowd:
             for group in groups:
                 for bucket in group.values():
                     for aid, (ax, ay) in bucket.items():
-                        d = max(ax - x, x - ax, ay - y, y - ay)
+                        d, e = abs(ax - x), abs(ay - y)
+                        if e > d:
+                            d = e
                         if d <= metres:
                             out.append((d, aid))
             out.sort()
@@ -1011,7 +1013,9 @@ class Crowd:
                     if not members:
                         continue
                     for aid, (ax, ay) in members.items():
-                        d = max(ax - x, x - ax, ay - y, y - ay)
+                        d, e = abs(ax - x), abs(ay - y)
+                        if e > d:
+                            d = e
                         if d <= metres:
                             out.append((d, aid))
         out.sort()
@@ -1030,7 +1034,9 @@ def _nearest_of_each(
     for group in groups:
         for bucket in group.values():
             for aid, (ax, ay) in bucket.items():
-                d = max(ax - x, x - ax, ay - y, y - ay)
+                d, e = abs(ax - x), abs(ay - y)
+                if e > d:
+                    d = e
                 if within is None or d <= within:
                     near.append((d, aid))
     near.sort()
