@@ -280,8 +280,8 @@ def weapon_of(enc: Encounter, actor: str, name: str | None) -> Weapon:
 
 def distance(a: Cell, b: Cell) -> int:
     """Metres between two cells: diagonal steps count one metre."""
-    dx, dy = a[0] - b[0], a[1] - b[1]
-    return max(dx, -dx, dy, -dy)  # max(|dx|, |dy|) in one call
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return dx if dx > dy else dy  # max(|dx|, |dy|), without max()'s call
 
 
 def pos(a: ActorState) -> Cell:
