@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import encounter_for
 from fracas.core import events as E
+from fracas.services.batch import build_scenario, read_scenario_text
+from fracas.services.quality import scenario_quality
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps import tactics
 from fracas.systems.zcorps.odds import DCode, success_probability
@@ -70,6 +72,7 @@ def _wound(enc: object, actor: str, level: int) -> None:
         )  # fmt: skip
 
 
+ROOT = Path(__file__).resolve().parents[2]
 PISTOL = '{ name = "pistol", type = "handgun", damage = "3D", magazine = 15, spare = 2 }'
 RIFLE = '{ name = "rifle", type = "rifle", damage = "5D", magazine = 10, spare = 2 }'
 
@@ -202,3 +205,23 @@ def test_a_standing_active_defence_is_seen_by_the_next_attacker(tmp_path: Path, 
     plan = cautious(enc, "vance")
     assert plan.kind == "shoot"
     assert plan.targets[0] == ("dodger" if edition == 5 else "other")
+
+
+def _defences(name: str, edition: int, seeds: range) -> tuple[int, int]:
+    """(active defences the survivors took, those taking under 5 points off every attack they met), read from the
+    logs by the decision-quality probe (the odds of each attack without and with the defence total, ZC-DEF-1)."""
+    path = ROOT / "scenarios" / "zcorps" / f"{name}.toml"
+    text = read_scenario_text(path)
+    rules = f"[rules]\nedition = {edition}\n"
+    text = text.replace("[rules]\n", rules, 1) if "[rules]\n" in text else f"{text}\n{rules}"
+    by_policy = scenario_quality(build_scenario(str(path), text), (str(s) for s in seeds))  # type: ignore[arg-type]
+    return sum(q.defences for q in by_policy.values()), sum(q.weak_defences for q in by_policy.values())
+
+
+def test_no_active_defence_that_takes_under_5_points_off_the_attacks_it_meets() -> None:
+    """ZC-DEF-1 in the barricade: edition 5's Doc Hal (seed 12) spent an action on a defence that took under 5 points
+    off the attacks it met (the one weak defence of edition 5's 37 over seeds 1-100 of the three Z-Corps scenarios);
+    edition 6's survivors take more defences over seeds 1-12, none of them weak."""
+    assert _defences("barricade", 5, range(12, 13)) == (1, 1)
+    taken, weak = _defences("barricade", 6, range(1, 13))
+    assert taken >= 10 and weak == 0
