@@ -129,8 +129,8 @@ class Cover:
         return f"Cover({self.name!r}, {self.level!r}, {self.kind}, {self.cell}, {self.why!r})"
 
 
-#: How many cells the kept walk-distance fields may hold together (about 32 MB of list slots): 4,096
-#: fields on a 32 x 32 map, 4 on a 1,000 x 1,000 one.
+#: How many cells the kept walk searches may label together (about 32 MB of list slots): 3,628 searches on
+#: a 32 x 32 map, 4 on a 1,000 x 1,000 one (a search labels the map and its one-cell border).
 FIELD_CELLS = 1 << 22
 #: How many answers of :meth:`Battlefield.sees` are kept (the walls never move, but the pairs are many).
 SIGHT_KEPT = 1 << 16
@@ -154,12 +154,11 @@ class Battlefield:
         self.opaque: frozenset[Cell] = frozenset(c for c, w in self.wall_at.items() if w.height == FULL)
         #: True when the map has no wall: every question has its open-ground answer
         self.open = not self.wall_at
-        self._fields: dict[Cell, list[int]] = {}
         self._searches: dict[Cell, _Search] = {}
         #: answers of :meth:`sees` by pair of cells, the lower first (the walls never move)
         self._sight: dict[tuple[Cell, Cell], bool] = {}
         #: how many searches are kept (the memory bound: each labels every cell of the map)
-        self.field_limit = max(4, min(4096, FIELD_CELLS // (self.width * self.height)))
+        self.field_limit = max(4, min(4096, FIELD_CELLS // ((self.width + 2) * (self.height + 2))))
         self._padded: bytearray | None = None
         self._regions: list[int] | None = None
 
@@ -349,28 +348,23 @@ class Battlefield:
         if found is None:
             if len(self._searches) >= self.field_limit:
                 self._searches.clear()  # a memory bound: a search labels every cell of the map
-                self._fields.clear()
             found = self._searches[goal] = _Search(self, goal)
         return found
 
     def walk_distances(self, goal: Cell) -> list[int]:
         """Metres from every cell to ``goal`` walking around the walls (-1: no way), cells by ``y * width + x``.
 
-        A breadth-first search from the goal, to its end; kept per goal (the walls never move).
+        The breadth-first search from the goal, to its end (the search is kept per goal, not this list).
         """
-        field = self._fields.get(goal)
-        if field is not None:
-            return field
         search = self._search(goal)
         search.finish()
         w, h = self.width, self.height
         row = w + 2
         padded = search.label
-        field = []
+        field: list[int] = []
         for y in range(h):
             first = (y + 1) * row + 1
             field += padded[first : first + w]
-        self._fields[goal] = field
         return field
 
     def walk_distance(self, a: Cell, b: Cell) -> int | None:
@@ -380,11 +374,7 @@ class Battlefield:
         """
         if self.open:
             return distance(a, b)
-        field = self._fields.get(b)
-        if field is not None:
-            d = field[a[1] * self.width + a[0]]
-        else:
-            d = self._search(b).reach((a[1] + 1) * (self.width + 2) + a[0] + 1)
+        d = self._search(b).reach((a[1] + 1) * (self.width + 2) + a[0] + 1)
         return None if d < 0 else d
 
     def reaches(self, a: Cell, b: Cell) -> bool:
