@@ -984,30 +984,25 @@ class Crowd:
         out: list[tuple[int, str]] = []
         if not groups:
             return out
-        if self._able_among(sides, grades) <= self.few:
-            for group in groups:
-                for bucket in group.values():
-                    for aid, (ax, ay) in bucket.items():
-                        d, e = abs(ax - x), abs(ay - y)
-                        if e > d:
-                            d = e
-                        if d <= metres:
-                            out.append((d, aid))
-            out.sort()
-            return out
-        b = self.bucket
-        for kx in range((x - metres) // b, (x + metres) // b + 1):
-            for ky in range((y - metres) // b, (y + metres) // b + 1):
-                for group in groups:
-                    members = group.get((kx, ky))
-                    if not members:
-                        continue
-                    for aid, (ax, ay) in members.items():
-                        d, e = abs(ax - x), abs(ay - y)
-                        if e > d:
-                            d = e
-                        if d <= metres:
-                            out.append((d, aid))
+        buckets: Iterable[dict[str, Cell]]
+        if self._able_among(sides, grades) <= self.few:  # a few actors: look at each, wherever it stands
+            buckets = [bucket for group in groups for bucket in group.values()]
+        else:  # the buckets the square of side 2 x metres round (x, y) touches
+            b = self.bucket
+            buckets = [
+                members
+                for kx in range((x - metres) // b, (x + metres) // b + 1)
+                for ky in range((y - metres) // b, (y + metres) // b + 1)
+                for group in groups
+                if (members := group.get((kx, ky)))
+            ]
+        for members in buckets:
+            for aid, (ax, ay) in members.items():
+                d, e = abs(ax - x), abs(ay - y)
+                if e > d:
+                    d = e
+                if d <= metres:
+                    out.append((d, aid))
         out.sort()
         return out
 
