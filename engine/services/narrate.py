@@ -547,6 +547,8 @@ def _condition_set(condition: str, value: Any) -> str | None:
         return f"hangs on ({v})" if v else "hangs on"
     if condition == "partial_defence":
         return f"defends partially (difficulty {v})" if v else "defends partially"
+    if condition == "active_defence":  # ZC-DEF-1: the roll is added to the difficulty until its next action
+        return f"defends actively (+{v} to the difficulty to hit)" if v else "defends actively"
     if condition in ("paralysed", "unconscious") and v:
         return f"is {condition} for {v} min"
     words = condition.replace("_", " ")
@@ -562,6 +564,8 @@ def _condition_cleared(condition: str) -> str | None:
         return "stops aiming"
     if condition == "sprinting":
         return "stops sprinting"
+    if condition in ("active_defence", "partial_defence"):
+        return f"stops defending {'actively' if condition == 'active_defence' else 'partially'}"
     return f"is no longer {condition.replace('_', ' ')}"
 
 

@@ -67,6 +67,15 @@ def test_a_zcorps_roll_and_its_joker_are_one_line() -> None:
     assert "firearms 4D+1, \u22121D for a second action against Reyes" in duel
 
 
+def test_a_zcorps_defence_reads_as_what_the_defender_does() -> None:
+    """ZC-DEF-1 adds the roll to the difficulty until the defender's next action; ZC-DEF-2's counts above 10:
+    the narration says the defender defends, never that it "is active defence"."""
+    text = _golden(ROOT / "scenarios" / "zcorps" / "firefight.toml", "narrate")
+    assert "is active defence" not in text and "is no longer active defence" not in text
+    assert re.search(r"Mags defends actively \(\+\d+ to the difficulty to hit\)", text), "no active defence told"
+    assert "Mags stops defending actively" in text
+
+
 def test_replay_narrate_viewer_and_run_say_the_same(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     scenario = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
     log = tmp_path / "m.jsonl"
