@@ -216,8 +216,9 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
             roll_ev.source, roll_ev.source
         )
         why = narrator.purpose_text(roll_ev.purpose)
+        asked = ", the one asked" if k == i and len(rolls) > 1 else ""  # a Joker and its pool: which one
         lines.append(
-            f"Roll (seq {entries[k].seq}): {name(roll_ev.actor)} rolls {n}d{roll_ev.sides} {why} "
+            f"Roll (seq {entries[k].seq}{asked}): {name(roll_ev.actor)} rolls {n}d{roll_ev.sides} {why} "
             f"[{roll_ev.rule}]; dice {roll_ev.first}..{roll_ev.first + n - 1} of the stream, {src}:"
         )
         for idx, (face, fate) in enumerate(zip(roll_ev.faces, roll_ev.fates, strict=True)):

@@ -198,3 +198,17 @@ def test_the_why_line_gives_the_count_a_declaration_was_made_at(
     )  # fmt: skip
     assert f"at count {declared.count} of round {declared.round}" in why, why
     assert "at the start of round" not in why, why
+
+
+def test_a_roll_asked_among_several_of_one_test_is_marked(
+    logs: list[tuple[Path, list[E.Entry]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ZC-WILD-1: a pool's plain dice and its Joker are two rolls of one test; `--roll N` says which one it asked."""
+    path, entries = logs[0]
+    first = next(k for k, e in enumerate(entries) if isinstance(e.ev, E.DiceRolled))
+    assert isinstance(entries[first + 1].ev, E.DiceRolled)  # an initiative roll, then its Joker
+    for number, seq in ((1, entries[first].seq), (2, entries[first + 1].seq)):
+        assert main(["audit", str(path), "--roll", str(number)]) == 0
+        rolls = [x for x in capsys.readouterr().out.splitlines() if x.startswith("Roll (seq ")]
+        assert len(rolls) >= 2
+        assert [r.startswith(f"Roll (seq {seq}, the one asked): ") for r in rolls].count(True) == 1, rolls
