@@ -25,7 +25,8 @@ from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps import tactics
 from fracas.systems.zcorps.odds import DCode, success_probability
 from fracas.systems.zcorps.policies import cautious, defend_melee, defend_ranged
-from fracas.systems.zcorps.rules import SEVERELY, WOUND_LEVELS, WOUNDS
+from fracas.systems.zcorps.rules import SEVERELY
+from test_zcorps_tactics import mark_wounds
 
 ACTOR = """
 [[actors]]
@@ -60,16 +61,6 @@ id = "gang"
     path = tmp_path / f"defence-{edition}.toml"
     path.write_text(text, encoding="utf-8")
     return encounter_for(path)
-
-
-def _wound(enc: object, actor: str, level: int) -> None:
-    for lv in range(level + 1):
-        enc.emit(  # type: ignore[attr-defined]
-            E.WoundMarked(
-                actor=actor, monitor=WOUNDS, level=lv, level_name=WOUND_LEVELS[lv], damage=20, threshold=10,
-                rule="ZC-WOUND-1",
-            )
-        )  # fmt: skip
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,7 +114,7 @@ def test_active_defence_against_a_likely_lethal_blow_when_its_own_action_is_wort
             dict(id="brute", side="gang", x=11, puissance="5D", skills='melee = "5D"', weapons=AXE),
         ],
     )
-    _wound(enc, "ana", SEVERELY)
+    mark_wounds(enc, "ana", SEVERELY)
     R.book(enc).pending["ana"] = [5]
     hit = float(success_probability(DCode(5, 0), 10))  # melee 5D against the passive 10 (ZC-ATK-1)
     assert hit > 0.9

@@ -203,7 +203,8 @@ def test_the_decision_odds_read_every_die_of_the_log() -> None:
     assert abs(tactics.p_hit(DCode(4, 1), 10, 1, 1, 0, 3, 0) - brute) < 1e-12
 
 
-def _wound(enc: object, actor: str, level: int) -> None:
+def mark_wounds(enc: object, actor: str, level: int) -> None:
+    """ZC-WOUND-1: mark every box of the wound ladder up to ``level`` on ``actor``."""
     for lv in range(level + 1):
         enc.emit(  # type: ignore[attr-defined]
             E.WoundMarked(
@@ -263,7 +264,7 @@ def test_cautious_finishes_the_wounded_foe_rather_than_the_nearest(
     path.write_text(FOCUS.replace("EDITION", str(edition)), encoding="utf-8")
     enc = encounter_for(path)
     if hurt:
-        _wound(enc, "hurt", SEVERELY)
+        mark_wounds(enc, "hurt", SEVERELY)
     plan = cautious(enc, "vance")
     assert plan.kind == "shoot"
     assert plan.targets[0] == target
@@ -298,7 +299,7 @@ def test_no_shot_from_a_pool_of_no_dice_when_another_action_remains(tmp_path: Pa
     path = tmp_path / "feeble.toml"
     path.write_text(FEEBLE.replace("EDITION", str(edition)), encoding="utf-8")
     enc = encounter_for(path)
-    _wound(enc, "vance", SEVERELY)
+    mark_wounds(enc, "vance", SEVERELY)
     enc.emit(E.ConditionSet(actor="vance", condition=R.SUPPRESSED, value=2, rule="ZC-FIRE-2"))
     assert tactics.pool_dice(enc, "vance") == -3
     plan = cautious(enc, "vance")
