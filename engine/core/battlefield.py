@@ -736,13 +736,26 @@ class Crowd:
                 self.cell_of[actor] = new
             placed = self.placed.get(actor)
             if kind is E.Moved and placed is not None:
-                # a step changes neither the side nor the grade: the position, and the bucket when it changes
+                # a step changes neither the side nor the grade (nor whether it can act): the position, and the
+                # bucket when it changes (as _place would, without working out the grade again)
                 b = self.bucket
                 key = (a.x // b, a.y // b)
                 side, grade, old_key = placed
+                grades = self.groups[side][grade]
                 if key == old_key:
-                    self.groups[side][grade][old_key][actor] = new
+                    grades[key][actor] = new
                     return
+                members = grades[old_key]
+                del members[actor]
+                if not members:
+                    del grades[old_key]
+                there = grades.get(key)
+                if there is None:
+                    grades[key] = {actor: new}
+                else:
+                    there[actor] = new
+                self.placed[actor] = (side, grade, key)
+                return
         self._place(a)
 
     def _place(self, a: ActorState) -> None:

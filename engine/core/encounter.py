@@ -10,15 +10,17 @@ The clock (C-CLOCK-1, docs/design.md):
   SimPy priority: round bookkeeping (``PRIORITY_ROUND``), then movement steps
   (``PRIORITY_MOVE + rank``), then actions (``PRIORITY_ACT + rank``), where
   ``rank`` is the actor's place in the round's tie-broken initiative order;
-- an actor process sleeps until its count; only movers are woken tick by
-  tick, one metre per tick;
+- an actor's turn sleeps until its count; only movers are woken tick by
+  tick, one metre per tick (a turn is a SimPy process, or runs under
+  :func:`play_turns` in the same order inside the round's process);
 - after the fight the same environment runs on in seconds, minutes, days.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,45 @@ class At(simpy.events.Event):
         self._value = None
         # simpy orders equal times by (priority, insertion order); any int is a valid priority
         env.schedule(self, priority, delay)  # type: ignore[arg-type]  # EventPriority is a NewType of int
+
+
+#: A turn run by :func:`play_turns`: a generator that yields ``(tick, priority)`` to sleep until that tick.
+Turn = Generator[tuple[int, int], None, None]
+
+
+def play_turns(env: simpy.Environment, turns: Iterable[Turn]) -> Generator[At, Any, None]:
+    """Run ``turns`` in the clock's order, as a SimPy process of each would, inside the calling process.
+
+    A turn yields ``(tick, priority)`` to sleep until ``tick``. Its wake-ups come in SimPy's own
+    order: by tick, then priority, then the order the waits were asked in (SimPy's event ids),
+    the first steps of the turns in the order given (SimPy starts its processes so). Nothing
+    else is scheduled while the turns run (the round's turns are all a round does), so the
+    calling process sleeps only when the tick changes: one SimPy event per tick, not one per
+    wait and per process (a Z-Corps round wakes a thousand actors, and each mover once a metre).
+    The caller goes on at the tick of the last wake-up, as after waiting for a process of each.
+    """
+    queue: list[tuple[int, int, int, Turn]] = []
+    asked = itertools.count()
+    now = int(env.now)
+    push, pop = heapq.heappush, heapq.heappop
+    for turn in turns:
+        wait = next(turn, None)
+        if wait is not None:
+            tick, priority = wait
+            if tick < now:
+                raise ValueError(f"tick {tick} is in the past (now {now})")
+            push(queue, (tick, priority, next(asked), turn))
+    while queue:
+        tick, priority, _, turn = pop(queue)
+        if tick > now:
+            yield At(env, tick, priority)
+            now = tick
+        wait = next(turn, None)
+        if wait is not None:
+            tick, priority = wait
+            if tick < now:
+                raise ValueError(f"tick {tick} is in the past (now {now})")
+            push(queue, (tick, priority, next(asked), turn))
 
 
 class RunResult(msgspec.Struct, kw_only=True):

@@ -9,7 +9,7 @@ from typing import Any
 
 import simpy
 from fracas.core import events as E
-from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter, Turn, play_turns
 from fracas.core.quality import Extra, TestRead
 from fracas.core.scenario import parse_duration
 from fracas.core.state import DISABLING
@@ -258,25 +258,27 @@ class ZCorps:
         for aid in order:
             R.action_counts(enc, aid, inits[aid], wants_extra_action(enc, aid))
         enc.flush()
-        procs = [enc.env.process(self._turns(enc, aid, rank)) for rank, aid in enumerate(order)]
-        # wait for each in turn (cheaper than simpy.AllOf; one already over does not wait)
-        yield from procs
+        # every actor's turns in the clock's order, without a SimPy process each (C-CLOCK-1)
+        yield from play_turns(enc.env, [self._turns(enc, aid, rank) for rank, aid in enumerate(order)])
         if not enc.over:
             R.end_of_round(enc, rnd)
             enc.check_end()
 
-    def _turns(self, enc: Encounter, aid: str, rank: int) -> Process:
+    def _turns(self, enc: Encounter, aid: str, rank: int) -> Turn:
+        """One actor's actions of the round, each at its count (a turn of :func:`play_turns`)."""
         pending = R.book(enc).pending[aid]
         policy_name = R.traits(enc, aid).policy
         policy = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")[policy_name]
+        last = enc.tick_of(0)  # count c of this round is tick last - c
+        priority = PRIORITY_ACT + rank
+        conditions = enc.state.actors[aid].conditions  # an actor's state is one object all fight long
         for count in list(pending):
-            yield enc.at_count(count, PRIORITY_ACT + rank)
+            yield last - count, priority
             if enc.over:
                 return
             if count not in pending:
                 continue  # spent on an active defence (ZC-DEF-1)
             pending.remove(count)
-            conditions = enc.state.actors[aid].conditions
             if not DISABLING.isdisjoint(conditions):  # not can_act()
                 enc.emit(E.ActionLost(actor=aid, reason="no longer able to act", rule="C-ILLEGAL-1"))
                 return
@@ -317,19 +319,22 @@ class ZCorps:
             R.aim(enc, aid, plan.target)
         enc.check_end()
 
-    def _move(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Process:
+    def _move(self, enc: Encounter, aid: str, plan: R.Plan, count: int, rank: int) -> Turn:
         """ZC-MOVE-1: one metre per initiative count from the action's count (a move is an action)."""
         rule = "ZC-MOVE-1" if enc.rules.edition >= 3 else "C-CLOCK-1"  # editions 1 and 2 cited the clock
         if not plan.path and not enc.battlefield.open:
             # walls on the map: say why the mover stays (on open ground an empty path is a crowd, as it always was)
             enc.emit(E.ActionLost(actor=aid, reason=R.no_step_reason(enc, aid, plan), rule="C-ILLEGAL-1"))
             return
+        last = enc.tick_of(0)
+        priority = PRIORITY_MOVE + rank
+        a = enc.state.actors[aid]
+        crowd = enc.crowd
         for i, cell in enumerate(plan.path):
-            at = max(1, count - i)
+            at = count - i if count - i > 1 else 1
             if i:
-                yield enc.at_count(at, PRIORITY_MOVE + rank)
-            a = enc.state.actors[aid]
-            if enc.over or not a.can_act() or "grabbed" in a.conditions or R.is_occupied(enc, aid, cell):
+                yield last - at, priority
+            if enc.over or not a.can_act() or "grabbed" in a.conditions or crowd.is_occupied(cell, aid):
                 return
             enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule=rule))
         enc.check_end()

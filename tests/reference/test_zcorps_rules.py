@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fracas.core import events as E
 from fracas.core.dice import ScriptedDice
-from fracas.core.encounter import Encounter
+from fracas.core.encounter import Encounter, play_turns
 from fracas.core.scenario import load_scenario
 from fracas.core.system import get_system
 from fracas.systems.zcorps import resolution as R
@@ -708,7 +708,7 @@ def test_zc_move_1_a_move_is_an_action_one_metre_per_count_from_its_count(tmp_pa
     personnage gagne une action »): a move is one of those actions, a metre per count from its count."""
     enc, seen = encounter(tmp_path, [])
     plan = R.Plan(kind="move", path=[(1, 2), (1, 3), (1, 4)])
-    enc.env.process(enc.system._move(enc, "ann", plan, 13, 0))  # type: ignore[attr-defined]
+    enc.env.process(play_turns(enc.env, [enc.system._move(enc, "ann", plan, 13, 0)]))  # type: ignore[attr-defined]
     enc.env.run()
     moves = [(m.metres, m.initiative, (m.x, m.y), m.rule) for m in of(seen, E.Moved)]
     assert moves == [(1, 13, (1, 2), "ZC-MOVE-1"), (2, 12, (1, 3), "ZC-MOVE-1"), (3, 11, (1, 4), "ZC-MOVE-1")]
