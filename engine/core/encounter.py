@@ -62,30 +62,26 @@ class At(simpy.events.Event):
 
 #: A turn run by :func:`play_turns`: a generator that yields ``(tick, priority)`` to sleep until that tick.
 Turn = Generator[tuple[int, int], None, None]
+#: SimPy's priority for a process's start (``simpy.core.URGENT``): :func:`play_turns` starts its turns so.
+_START = 0
 
 
 def play_turns(env: simpy.Environment, turns: Iterable[Turn]) -> Generator[At, Any, None]:
     """Run ``turns`` in the clock's order, as a SimPy process of each would, inside the calling process.
 
     A turn yields ``(tick, priority)`` to sleep until ``tick``. Its wake-ups come in SimPy's own
-    order: by tick, then priority, then the order the waits were asked in (SimPy's event ids),
-    the first steps of the turns in the order given (SimPy starts its processes so). Nothing
-    else is scheduled while the turns run (the round's turns are all a round does), so the
+    order: by tick, then priority, then the order the waits were asked in (SimPy's event ids);
+    each turn starts as a process does, at once with SimPy's urgent priority, in the order given.
+    Nothing else is scheduled while the turns run (the round's turns are all a round does), so the
     calling process sleeps only when the tick changes: one SimPy event per tick, not one per
     wait and per process (a Z-Corps round wakes a thousand actors, and each mover once a metre).
     The caller goes on at the tick of the last wake-up, as after waiting for a process of each.
     """
-    queue: list[tuple[int, int, int, Turn]] = []
-    asked = itertools.count()
     now = int(env.now)
+    # (tick, priority, the order asked in, the turn): the turns' starts first, as SimPy's Initialize events
+    queue: list[tuple[int, int, int, Turn]] = [(now, _START, i, turn) for i, turn in enumerate(turns)]
+    asked = itertools.count(len(queue))
     push, pop = heapq.heappush, heapq.heappop
-    for turn in turns:
-        wait = next(turn, None)
-        if wait is not None:
-            tick, priority = wait
-            if tick < now:
-                raise ValueError(f"tick {tick} is in the past (now {now})")
-            push(queue, (tick, priority, next(asked), turn))
     while queue:
         tick, priority, _, turn = pop(queue)
         if tick > now:
