@@ -46,6 +46,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from fracas.core.battlefield import Crowd
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.zcorps import resolution as R
@@ -65,6 +66,9 @@ NEXT_ACTION = 0.9
 MAX_TARGETS = 8
 #: A later shot (after a move, an aim, a reload) is estimated on this many of the nearest foes.
 QUICK_TARGETS = 3
+#: A called shot is not scored when a body shot's odds fall this much under the style's least (ZC-AIM-1): more
+#: difficulty dice never raise the odds; the margin covers the rounding of the sums (far below it).
+HEAD_SKIP_MARGIN = 1e-9
 #: How many cells within a move a decision weighs as cover (the nearest by walk).
 MAX_COVER_CELLS = 6
 #: How far the threat of the foes is looked for (metres), and how many foes count.
@@ -358,6 +362,11 @@ class Context:
     #: shots and option lists already worked out in this decision (the same shot comes back for each option)
     shots: dict[tuple[object, ...], Shot | None] = field(default_factory=dict)
     lists: dict[tuple[object, ...], list[Option]] = field(default_factory=dict)
+    #: (P(hit), E[worth gained]) of those shots, by the same key (None: beyond long range)
+    values: dict[tuple[object, ...], tuple[float, float] | None] = field(default_factory=dict)
+    #: the parts of a shot that depend on the target and the firing cell only, and on the mode and pool only
+    aimed: dict[tuple[object, ...], _TargetPart | None] = field(default_factory=dict)
+    fired: dict[tuple[object, ...], _ModePart] = field(default_factory=dict)
 
 
 def context(enc: Encounter, actor: str, style: Style) -> Context:
@@ -408,6 +417,18 @@ def _cover_dice(enc: Encounter, shooter: Cell, target: Cell) -> int:
         if len(known) > 200_000:
             known.clear()
         known[key] = got
+    return got
+
+
+def _most_cover_dice(enc: Encounter) -> int:
+    """ZC-COVER-1: the most cover dice a target can get on this map: the cover a line of fire finds is a cover zone's
+    or a low wall's (Battlefield.cover_between), so the best of their levels; kept per encounter (walls never move)."""
+    got: int | None = enc.scratch.get("zc_tactics_most_cover")
+    if got is None:
+        dice = R.rules(enc).cover_dice
+        field_ = enc.battlefield
+        levels = [z.level for z in field_.zones] + [w.cover for w in field_.walls if w.height == "low"]
+        got = enc.scratch["zc_tactics_most_cover"] = max((dice.get(lv, 0) for lv in levels), default=0)
     return got
 
 
@@ -466,6 +487,27 @@ def attack_shot(
     return got
 
 
+class _TargetPart(NamedTuple):
+    """What a shot's dice owe to its target and the firing cell (range, cover, light, the target's ladder)."""
+
+    fixed: int
+    up: int
+    bonus: int
+    resistance: DCode
+    level: int
+    undead: bool
+
+
+class _ModePart(NamedTuple):
+    """What a shot's dice owe to the firing mode, the called shot and the pool (the attack code, the damage)."""
+
+    code: DCode
+    up: int
+    down: int
+    damage: DCode
+    flat: int
+
+
 def _attack_shot(
     ctx: Context,
     weapon: Weapon,
@@ -476,6 +518,34 @@ def _attack_shot(
     called: str | None,
     pool: int,
 ) -> Shot | None:
+    at = (weapon.name, target.id, cell)
+    if at in ctx.aimed:
+        aimed = ctx.aimed[at]
+    else:
+        aimed = ctx.aimed[at] = _target_part(ctx, weapon, target, cell)
+    if aimed is None:
+        return None
+    how = (weapon.name, mode, nth, called, pool)
+    fired = ctx.fired.get(how)
+    if fired is None:
+        fired = ctx.fired[how] = _mode_part(ctx, weapon, mode, nth, called, pool)
+    return Shot(
+        code=fired.code,
+        fixed=aimed.fixed,
+        up=aimed.up + fired.up,
+        down=fired.down,
+        bonus=aimed.bonus,
+        damage=fired.damage,
+        flat=fired.flat,
+        resistance=aimed.resistance,
+        level=aimed.level,
+        undead=aimed.undead,
+    )
+
+
+def _target_part(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> _TargetPart | None:
+    """ZC-RANGE-1, ZC-COVER-1: the range band's difficulty (or the machine-gun line's bonus), the base (a defence
+    the target holds), the cover from ``cell`` and the light at the target (None: beyond long range)."""
     enc = ctx.enc
     r = R.rules(enc)
     tcell = (target.x, target.y)
@@ -493,7 +563,16 @@ def _attack_shot(
     else:
         fixed += r.range_modifiers[band]
     up = _light_dice(enc, tcell) + _cover_dice(enc, cell, tcell)
-    down = 0
+    t = R.traits(enc, target.id)
+    return _TargetPart(fixed, up, bonus, t.resistance, R.worst_level(target), t.undead)
+
+
+def _mode_part(ctx: Context, weapon: Weapon, mode: str, nth: int, called: str | None, pool: int) -> _ModePart:
+    """ZC-FIRE-2, ZC-AIM-1: the mode's difficulty and damage dice for the nth target, a called shot's die and
+    damage, the attack pool (ZC-ATK-1) and the damage code (ZC-DMG-1)."""
+    enc = ctx.enc
+    r = R.rules(enc)
+    up = down = 0
     diff_dice, dmg_dice = _mode_dice(enc, mode, nth)
     if diff_dice > 0:
         up += diff_dice
@@ -508,19 +587,7 @@ def _attack_shot(
     skill = "heavy_weapons" if weapon.type == "machine_gun" else "firearms"
     code = R.with_dice(me.codes[skill], pool)
     damage, _, _ = R.damage_code(weapon.name, weapon.damage, me.codes["puissance"], dmg_dice, r.min_damage_dice)
-    t = R.traits(enc, target.id)
-    return Shot(
-        code=code,
-        fixed=fixed,
-        up=up,
-        down=down,
-        bonus=bonus,
-        damage=damage,
-        flat=flat,
-        resistance=t.resistance,
-        level=R.worst_level(target),
-        undead=t.undead,
-    )
+    return _ModePart(code, up, down, damage, flat)
 
 
 def evaluate(ctx: Context, shot: Shot) -> tuple[float, float]:
@@ -591,6 +658,11 @@ def _shot_options(
     base_pool = pool_dice(enc, actor, partial=partial) + pool_offset
     field_ = enc.battlefield
     in_sight = [f for f in ctx.foes if field_.sees(cell, (f.x, f.y))]
+    called_shots = R.rules(enc).called_shots
+    calls: tuple[str | None, ...] = (None, "head") if "head" in called_shots else (None,)
+    head_min = ctx.style.head_min_odds
+    # a called shot's odds are no better than the body shot's when it adds difficulty dice (never fewer)
+    head_skip = "head" in called_shots and called_shots["head"][0] >= 0
     for weapon in weapons:
         long = ranges_of(weapon)[2]
         targets = [f for f in in_sight if R.distance(cell, (f.x, f.y)) <= long]
@@ -599,10 +671,14 @@ def _shot_options(
         if quick:
             targets = targets[:QUICK_TARGETS]
         worth = _ammo_worth(enc, actor, weapon)
+        # the first target's pool: an aim at it counts from here
+        pools = {t.id: base_pool + (_aim_dice(enc, actor, t.id) if here else 0) for t in targets}
         for mode in _modes(enc, actor, weapon):
             multi = mode in ("semi_multi", "burst_multi")
             if multi and quick:
                 continue
+            #: by the number of targets: what the rounds cost (None: the mode cannot be fired at so many)
+            costs: dict[int, float | None] = {}
             for first in targets:
                 seconds: list[ActorState | None] = [None]
                 if multi:
@@ -614,26 +690,42 @@ def _shot_options(
                         continue
                 for second in seconds:
                     group = [first] if second is None else [first, second]
-                    if R.mode_legal(enc, actor, weapon, mode, len(group)) is not None:
+                    n = len(group)
+                    if n in costs:
+                        cost = costs[n]
+                    else:
+                        cost = None
+                        if R.mode_legal(enc, actor, weapon, mode, n) is None:
+                            cost = R.rounds_needed(enc, actor, weapon, mode, n) * worth
+                            if mode == "long_burst":
+                                cost += 0.05  # the magazine is empty after it: a reload to come
+                        costs[n] = cost
+                    if cost is None:
                         continue
-                    rounds = R.rounds_needed(enc, actor, weapon, mode, len(group))
-                    cost = rounds * worth
-                    if mode == "long_burst":
-                        cost += 0.05  # the magazine is empty after it: a reload to come
-                    for called in (None, "head"):
-                        if called and called not in R.rules(enc).called_shots:
+                    #: the odds of each target's body shot: a called shot adds a die to the difficulty, so its odds
+                    #: are no better; under the style's odds less a margin for rounding, it is not worth scoring
+                    body_odds: list[float] = []
+                    for called in calls:
+                        if (
+                            called
+                            and head_skip
+                            and (len(body_odds) < n or min(body_odds) < head_min - HEAD_SKIP_MARGIN)
+                        ):
                             continue
                         total_harm = 0.0
                         first_odds = 0.0
                         ok = True
                         for nth, t in enumerate(group):
-                            aim = _aim_dice(enc, actor, t.id) if here and nth == 0 else 0
-                            shot = attack_shot(ctx, weapon, t, cell, mode, nth, called, base_pool + aim)
-                            if shot is None:
+                            got = attack_value(
+                                ctx, weapon, t, cell, mode, nth, called, pools[t.id] if nth == 0 else base_pool
+                            )
+                            if got is None:
                                 ok = False
                                 break
-                            p, harm = evaluate(ctx, shot)
-                            if called and p < ctx.style.head_min_odds:
+                            p, harm = got
+                            if not called:
+                                body_odds.append(p)
+                            elif p < head_min:
                                 ok = False
                                 break
                             if nth == 0:
@@ -657,6 +749,25 @@ def _shot_options(
                             )
                         )
     return out
+
+
+def attack_value(
+    ctx: Context,
+    weapon: Weapon,
+    target: ActorState,
+    cell: Cell,
+    mode: str,
+    nth: int,
+    called: str | None,
+    pool: int,
+) -> tuple[float, float] | None:
+    """(P(hit), E[worth gained]) of :func:`attack_shot`'s shot (None: beyond long range); kept for the decision."""
+    key = (weapon.name, target.id, cell, mode, nth, called, pool)
+    got = ctx.values.get(key)
+    if got is None and key not in ctx.values:
+        shot = attack_shot(ctx, weapon, target, cell, mode, nth, called, pool)
+        got = ctx.values[key] = None if shot is None else evaluate(ctx, shot)
+    return got
 
 
 def _threat_of(ctx: Context, foe: ActorState, cell: Cell) -> float:
@@ -734,7 +845,7 @@ def _foes(enc: Encounter, actor: str) -> list[ActorState]:
     crowd = enc.crowd
     others = crowd.other_sides(me.side)
     actors = enc.state.actors
-    found = crowd.within(me.x, me.y, others, THREAT_RADIUS)
+    found = _nearest_within(crowd, me.x, me.y, others, THREAT_RADIUS, FOES_LOOKED_AT)
     if not found:
         near = crowd.nearest(me.x, me.y, others)
         found = [(near[0], fid) for fid in near[1]] if near is not None else []
@@ -742,18 +853,40 @@ def _foes(enc: Encounter, actor: str) -> list[ActorState]:
     here = (me.x, me.y)
     picked: list[ActorState] = []
     hurt: list[tuple[int, int, str]] = []
-    for n, (d, fid) in enumerate(found):
-        if n >= 4 * MAX_TARGETS:
-            break
+    for d, fid in found[:FOES_LOOKED_AT]:
         f = actors[fid]
-        if not field_.open and not field_.sees(here, (f.x, f.y)) and field_.walk_distance(here, (f.x, f.y)) is None:
+        full = len(picked) >= MAX_TARGETS
+        level = R.worst_level(f) if full else -1
+        if full and level < 0:
+            continue  # past the nearest only the hurt count (asked before sight, which costs more)
+        # in sight, or within reach of a walk (the regions of free cells: walk_distance(...) is not None)
+        if not field_.open and not field_.sees(here, (f.x, f.y)) and not field_.reaches(here, (f.x, f.y)):
             continue
-        if len(picked) < MAX_TARGETS:
+        if full:
+            hurt.append((-level, d, fid))
+        else:
             picked.append(f)
-        elif R.worst_level(f) >= 0:
-            hurt.append((-R.worst_level(f), d, fid))
     picked += [actors[fid] for _, _, fid in sorted(hurt)[:2]]
     return picked
+
+
+#: How many of the nearest foes :func:`_foes` looks at (the nearest in sight or reach, then the most hurt of them).
+FOES_LOOKED_AT = 4 * MAX_TARGETS
+#: The radii :func:`_nearest_within` asks the crowd first (a horde packs dozens of the dead within a few metres).
+NEAR_RADII = (8, 16, 24)
+
+
+def _nearest_within(crowd: Crowd, x: int, y: int, sides: list[str], metres: int, count: int) -> list[tuple[int, str]]:
+    """The first ``count`` entries (at least) of ``crowd.within(x, y, sides, metres)``, which is sorted by distance
+    then id: asked first within a smaller radius, whose list is the same prefix (every entry within the smaller
+    radius comes before every one beyond it) and is enough once it holds ``count`` entries."""
+    for r in NEAR_RADII:
+        if r >= metres:
+            break
+        found = crowd.within(x, y, sides, r)
+        if len(found) >= count:
+            return found
+    return crowd.within(x, y, sides, metres)
 
 
 def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tuple[Cell, int]]:
@@ -762,6 +895,8 @@ def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tupl
     me = enc.state.actors[actor]
     here = (me.x, me.y)
     now = _cover_dice(enc, foe, here)
+    if now >= _most_cover_dice(enc):
+        return []  # no cell of the map gives more
     field_ = enc.battlefield
     cells: list[Cell] = []
     for z in enc.scenario.map.cover:

@@ -1,0 +1,296 @@
+"""Z-Corps competent AI: the decision's shortcuts answer as the plain computation (issue 17, logs unchanged).
+
+The shortcuts (systems/zcorps/tactics.py): a shot's dice built from a target part and a mode part, each kept for
+the decision; a shot's odds and worth kept for the decision; no called shot scored when a body shot's odds are
+already under the style's least; the nearest foes asked of the crowd within a smaller radius first; no cover cell
+looked for when the actor already has the map's best cover. Their state is the decision's (a Context lives for one
+decision, in which nothing moves) or the map's (which never changes).
+
+Each test plays real fights (the horde's first rounds, the barricade, the firefight, the duel) with every call of
+the shortened functions checked against the plain computation written out here as it was before them, and counts
+that the shortcuts were taken (a check that never meets them proves nothing); one test breaks a shortcut on
+purpose and sees the check fail.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from fracas.core.state import ActorState
+from fracas.services.batch import build_scenario, read_scenario_text
+from fracas.services.run import run_scenario
+from fracas.systems.zcorps import resolution as R
+from fracas.systems.zcorps import tactics
+from fracas.systems.zcorps.sheet import Weapon, ranges_of
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios" / "zcorps"
+#: (scenario, seeds, rounds or None for the scenario's own limit): the horde's first rounds keep the test lean
+FIGHTS = [("horde", (1,), 3), ("barricade", (1, 2), None), ("firefight", (1, 2, 3), None), ("duel", (1, 2, 3), None)]
+
+
+# ----------------------------------------------------------------- the plain computation (as before the shortcuts)
+
+
+def plain_attack_shot(
+    ctx: tactics.Context,
+    weapon: Weapon,
+    target: ActorState,
+    cell: tactics.Cell,
+    mode: str,
+    nth: int,
+    called: str | None,
+    pool: int,
+) -> tactics.Shot | None:
+    enc = ctx.enc
+    r = R.rules(enc)
+    tcell = (target.x, target.y)
+    band = R.range_band(enc, weapon, R.distance(cell, tcell))
+    if band is None:
+        return None
+    bonus = 0
+    fixed = tactics._base_difficulty(enc, target)
+    if weapon.type == "machine_gun":
+        if r.machine_gun_reading == "attack_bonus":
+            bonus = -r.machine_gun_modifiers[band]
+        else:
+            fixed += r.machine_gun_modifiers[band]
+    else:
+        fixed += r.range_modifiers[band]
+    up = tactics._light_dice(enc, tcell) + tactics._cover_dice(enc, cell, tcell)
+    down = 0
+    diff_dice, dmg_dice = tactics._mode_dice(enc, mode, nth)
+    if diff_dice > 0:
+        up += diff_dice
+    else:
+        down -= diff_dice
+    flat = 0
+    if called:
+        head_dice, head_damage = r.called_shots[called]
+        up += head_dice
+        flat = head_damage
+    me = R.traits(enc, ctx.actor)
+    code = R.with_dice(me.codes["heavy_weapons" if weapon.type == "machine_gun" else "firearms"], pool)
+    damage, _, _ = R.damage_code(weapon.name, weapon.damage, me.codes["puissance"], dmg_dice, r.min_damage_dice)
+    t = R.traits(enc, target.id)
+    return tactics.Shot(code, fixed, up, down, bonus, damage, flat, t.resistance, R.worst_level(target), t.undead)
+
+
+def plain_shot_options(
+    ctx: tactics.Context,
+    cell: tactics.Cell,
+    here: bool,
+    partial: bool,
+    weapons: Sequence[Weapon],
+    pool_offset: int,
+    quick: bool,
+) -> list[tactics.Option]:
+    enc, actor = ctx.enc, ctx.actor
+    out: list[tactics.Option] = []
+    base_pool = tactics.pool_dice(enc, actor, partial=partial) + pool_offset
+    in_sight = [f for f in ctx.foes if enc.battlefield.sees(cell, (f.x, f.y))]
+    for weapon in weapons:
+        targets = [f for f in in_sight if R.distance(cell, (f.x, f.y)) <= ranges_of(weapon)[2]]
+        if not targets:
+            continue
+        if quick:
+            targets = targets[: tactics.QUICK_TARGETS]
+        worth = tactics._ammo_worth(enc, actor, weapon)
+        for mode in tactics._modes(enc, actor, weapon):
+            multi = mode in ("semi_multi", "burst_multi")
+            if multi and quick:
+                continue
+            for first in targets:
+                seconds: list[ActorState | None] = [None]
+                if multi:
+                    near: list[ActorState | None] = [
+                        f for f in targets if f.id != first.id and R.distance((f.x, f.y), (first.x, first.y)) <= 3
+                    ]
+                    seconds = near[:2]
+                    if not seconds:
+                        continue
+                for second in seconds:
+                    group = [first] if second is None else [first, second]
+                    if R.mode_legal(enc, actor, weapon, mode, len(group)) is not None:
+                        continue
+                    cost = R.rounds_needed(enc, actor, weapon, mode, len(group)) * worth
+                    if mode == "long_burst":
+                        cost += 0.05
+                    for called in (None, "head"):
+                        if called and called not in R.rules(enc).called_shots:
+                            continue
+                        total_harm = 0.0
+                        first_odds = 0.0
+                        ok = True
+                        for nth, t in enumerate(group):
+                            aim = tactics._aim_dice(enc, actor, t.id) if here and nth == 0 else 0
+                            shot = plain_attack_shot(ctx, weapon, t, cell, mode, nth, called, base_pool + aim)
+                            if shot is None:
+                                ok = False
+                                break
+                            p, harm = tactics.shot_value(shot, ctx.per_die, ctx.floor, ctx.full_margin, ctx.bands)
+                            if called and p < ctx.style.head_min_odds:
+                                ok = False
+                                break
+                            if nth == 0:
+                                first_odds = p
+                            total_harm += harm
+                        if not ok or first_odds <= 0.0:
+                            continue
+                        value = total_harm - cost
+                        if mode == "suppressive":
+                            value += 0.15 * sum(tactics._threat_of(ctx, t, (ctx.me.x, ctx.me.y)) for t in group)
+                        ids = tuple(t.id for t in group)
+                        out.append(
+                            tactics.Option(
+                                value, "shoot", ids, weapon.name, mode, called, odds=first_odds, harm=total_harm
+                            )
+                        )
+    return out
+
+
+def plain_foes(enc: object, actor: str) -> list[ActorState]:
+    me = enc.state.actors[actor]  # type: ignore[attr-defined]
+    crowd = enc.crowd  # type: ignore[attr-defined]
+    others = crowd.other_sides(me.side)
+    actors = enc.state.actors  # type: ignore[attr-defined]
+    found = crowd.within(me.x, me.y, others, tactics.THREAT_RADIUS)
+    if not found:
+        near = crowd.nearest(me.x, me.y, others)
+        found = [(near[0], fid) for fid in near[1]] if near is not None else []
+    field_ = enc.battlefield  # type: ignore[attr-defined]
+    here = (me.x, me.y)
+    picked: list[ActorState] = []
+    hurt: list[tuple[int, int, str]] = []
+    for n, (d, fid) in enumerate(found):
+        if n >= 4 * tactics.MAX_TARGETS:
+            break
+        f = actors[fid]
+        if not field_.open and not field_.sees(here, (f.x, f.y)) and field_.walk_distance(here, (f.x, f.y)) is None:
+            continue
+        if len(picked) < tactics.MAX_TARGETS:
+            picked.append(f)
+        elif R.worst_level(f) >= 0:
+            hurt.append((-R.worst_level(f), d, fid))
+    return picked + [actors[fid] for _, _, fid in sorted(hurt)[:2]]
+
+
+def plain_cover_cells(enc: object, actor: str, reach: int, foe: tactics.Cell) -> list[tuple[tactics.Cell, int]]:
+    me = enc.state.actors[actor]  # type: ignore[attr-defined]
+    here = (me.x, me.y)
+    now = tactics._cover_dice(enc, foe, here)  # type: ignore[arg-type]
+    field_ = enc.battlefield  # type: ignore[attr-defined]
+    cells: list[tactics.Cell] = [
+        (min(max(me.x, z.x), z.x + z.w - 1), min(max(me.y, z.y), z.y + z.h - 1))
+        for z in enc.scenario.map.cover  # type: ignore[attr-defined]
+    ]
+    for w in field_.walls:
+        if w.height == "low":
+            cells += [
+                (cx, cy)
+                for cx in range(w.x - 1, w.x + w.w + 1)
+                for cy in range(w.y - 1, w.y + w.h + 1)
+                if R.distance(here, (cx, cy)) <= reach and field_.walkable((cx, cy))
+            ]
+    out: list[tuple[tactics.Cell, int]] = []
+    seen: set[tactics.Cell] = set()
+    for c in cells:
+        if c in seen or c == here or R.distance(here, c) > reach or not field_.walkable(c):
+            continue
+        seen.add(c)
+        if R.is_occupied(enc, actor, c) or tactics._cover_dice(enc, foe, c) <= now:  # type: ignore[arg-type]
+            continue
+        d = field_.walk_distance(here, c)
+        if d is not None and d <= reach:
+            out.append((c, d))
+    out.sort(key=lambda cd: (cd[1], cd[0]))
+    return out[: tactics.MAX_COVER_CELLS]
+
+
+# ----------------------------------------------------------------- the fights, checked call by call
+
+
+def _scenario(name: str, rounds: int | None) -> object:
+    path = SCENARIOS / f"{name}.toml"
+    text = read_scenario_text(path)
+    if rounds is not None:
+        lines = [f"round_limit = {rounds}" if line.startswith("round_limit") else line for line in text.splitlines()]
+        text = "\n".join(lines) + "\n"
+    return build_scenario(str(path), text)
+
+
+def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[tuple[str, Counter[str]]]:
+    """Play the fights with each shortened function checked against its plain computation; yields per fight the
+    calls checked and the shortcuts met (an AssertionError names the first difference)."""
+    seen: Counter[str] = Counter()
+    shot_options, foes, cover_cells = tactics._shot_options, tactics._foes, tactics._cover_cells
+
+    def checked_shot_options(ctx, cell, here, partial, weapons, pool_offset, quick):  # type: ignore[no-untyped-def]
+        got = shot_options(ctx, cell, here, partial, weapons, pool_offset, quick)
+        assert got == plain_shot_options(ctx, cell, here, partial, weapons, pool_offset, quick), (ctx.actor, cell)
+        seen["shot lists"] += 1
+        low = ctx.style.head_min_odds - tactics.HEAD_SKIP_MARGIN
+        seen["called shots left unscored"] += sum(
+            1 for k, v in ctx.values.items() if k[5] is None and v is not None and v[0] < low
+        )
+        return got
+
+    def checked_foes(enc, actor):  # type: ignore[no-untyped-def]
+        got = foes(enc, actor)
+        assert [f.id for f in got] == [f.id for f in plain_foes(enc, actor)], actor
+        seen["foe lists"] += 1
+        me = enc.state.actors[actor]
+        crowd, others = enc.crowd, enc.crowd.other_sides(me.side)
+        enough = [len(crowd.within(me.x, me.y, others, r)) >= tactics.FOES_LOOKED_AT for r in tactics.NEAR_RADII]
+        seen["near radius enough"] += any(enough)
+        return got
+
+    def checked_cover_cells(enc, actor, reach, foe):  # type: ignore[no-untyped-def]
+        got = cover_cells(enc, actor, reach, foe)
+        assert got == plain_cover_cells(enc, actor, reach, foe), (actor, foe)
+        seen["cover cell lists"] += 1
+        me = enc.state.actors[actor]
+        seen["best cover already"] += tactics._cover_dice(enc, foe, (me.x, me.y)) >= tactics._most_cover_dice(enc)
+        return got
+
+    monkeypatch.setattr(tactics, "_shot_options", checked_shot_options)
+    monkeypatch.setattr(tactics, "_foes", checked_foes)
+    monkeypatch.setattr(tactics, "_cover_cells", checked_cover_cells)
+    for name, seeds, rounds in FIGHTS:
+        scenario = _scenario(name, rounds)
+        for seed in seeds:
+            seen.clear()
+            run_scenario(scenario, seed=str(seed), log_path=tmp_path / f"{name}-{seed}.jsonl")  # type: ignore[arg-type]
+            yield f"{name} seed {seed}", Counter(seen)
+
+
+def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    total: Counter[str] = Counter()
+    for _, seen in checked_fights(monkeypatch, tmp_path):
+        total += seen
+    # every check met real decisions, and every shortcut was taken somewhere (the horde packs the dead close)
+    met = ("shot lists", "foe lists", "cover cell lists", "near radius enough", "best cover already")
+    for what in (*met, "called shots left unscored"):
+        assert total[what] > 0, (what, total)
+
+
+BREAKS = {
+    "a called shot left unscored whatever the body shot's odds": ("HEAD_SKIP_MARGIN", -1.0),
+    "no cell looked for, as if the actor always had the best cover": ("_most_cover_dice", lambda enc: 0),
+    "the nearest foes asked within the smallest radius only": (
+        "_nearest_within",
+        lambda crowd, x, y, sides, metres, count: crowd.within(x, y, sides, tactics.NEAR_RADII[0]),
+    ),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(BREAKS))
+def test_the_check_finds_a_broken_shortcut(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, broken: str) -> None:
+    """Each shortcut broken on purpose: the plain computation answers otherwise, and the check sees it."""
+    monkeypatch.setattr(tactics, *BREAKS[broken])
+    with pytest.raises(AssertionError):
+        for _ in checked_fights(monkeypatch, tmp_path):
+            pass
