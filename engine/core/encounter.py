@@ -198,7 +198,7 @@ class Encounter:
         PROJECTION_HANDLERS[kind](state, ev)
         if kind in CROWD_EVENTS:
             self.crowd.observe(ev)
-        now = int(self.env.now)
+        now = int(self.env._now)  # Environment.now is a property: a Python call for every event
         sec = now / TICKS_PER_SECOND
         rnd = self.round
         count = 0  # before the first round and after the fight
@@ -475,14 +475,43 @@ def tie_broken_order(
 def _roll_off(enc: Encounter, group: list[str], sides: int, rule: str, purpose: str) -> list[str]:
     # each rolls in the group's order; those with one face, in the group's order, roll off again
     by_face: dict[int, list[str]] = {}
-    roll = enc.roll
-    for a in group:
-        face = roll(1, sides, actor=a, purpose=purpose, rule=rule)[0]
-        same = by_face.get(face)
-        if same is None:
-            by_face[face] = [a]
-        else:
-            same.append(a)
+    dice = enc.dice
+    if type(dice) is DerivedDice:  # not a subclass, whose draw may do more
+        # The group's faces derived in one call (a pure function of the die numbers), then recorded one
+        # event per actor with the counter moved a die at a time: the very events, and the very counter
+        # between them, of enc.roll per actor below (tests/unit/test_tie_roll_off.py compares both).
+        emit = enc.emit
+        source = dice.kind
+        k = dice.counter
+        for a, face in zip(group, dice.faces(k, len(group), sides), strict=True):
+            dice.counter = k + 1
+            emit(
+                E.DiceRolled(
+                    actor=a,
+                    purpose=purpose,
+                    rule=rule,
+                    sides=sides,
+                    faces=[face],
+                    fates=["kept"],
+                    first=k,
+                    source=source,
+                )
+            )
+            k += 1
+            same = by_face.get(face)
+            if same is None:
+                by_face[face] = [a]
+            else:
+                same.append(a)
+    else:
+        roll = enc.roll
+        for a in group:
+            face = roll(1, sides, actor=a, purpose=purpose, rule=rule)[0]
+            same = by_face.get(face)
+            if same is None:
+                by_face[face] = [a]
+            else:
+                same.append(a)
     out: list[str] = []
     for face in sorted(by_face, reverse=True):
         same = by_face[face]

@@ -30,6 +30,7 @@ from fracas.core.events import AnyEvent, Entry
 from fracas.core.files import open_exclusive, write_atomic
 
 GENESIS = bytes(32)
+_sha256 = hashlib.sha256
 _H_KEY = b',"h":"'
 
 _json_encoder = msgspec.json.Encoder(order="deterministic")
@@ -83,7 +84,7 @@ assert (*_EntryWithoutHash.__struct_fields__, "h") == Entry.__struct_fields__, "
 def _chain_entry(seq: int, rnd: int, count: int, sec: float, ev: AnyEvent, prev: bytes) -> tuple[bytes, bytes]:
     """(the bytes the entry's hash covers, the raw hash) for one entry chained after ``prev``."""
     chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
-    return chained, hashlib.sha256(prev + chained).digest()
+    return chained, _sha256(prev + chained).digest()
 
 
 def chained_bytes(line: bytes) -> bytes:
@@ -114,14 +115,17 @@ class LogWriter:
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
         if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
             return
-        chained, digest = _chain_entry(seq, rnd, count, sec, ev, self.prev)
+        # _chain_entry written out (this runs for every event)
+        chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
+        digest = _sha256(self.prev + chained).digest()
         self.prev = digest
         if self.binary:
-            data = _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=digest.hex()))
+            self._pending.append(
+                _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=digest.hex()))
+            )
         else:
             # the line is the chained bytes with the hash as the last key (module docstring)
-            data = b'%s,"h":"%s"}\n' % (chained[:-1], hexlify(digest))
-        self._pending.append(data)
+            self._pending.append(b'%s,"h":"%s"}\n' % (chained[:-1], hexlify(digest)))
 
     def flush(self) -> None:
         """Write what is pending in one system call (a crash loses at most one action)."""

@@ -1,0 +1,73 @@
+"""The per-event path's shortcuts against the plain computation they stand for (issue 17: verify's speed).
+
+Each shortcut must write the very bytes the plain code writes, in both log
+forms, for every system, and show a listener the very dice counter between
+events: a fight is run once with the default derived dice (the shortcuts
+taken) and once with a derived-dice subclass the shortcuts do not recognise
+(the plain path: ``Encounter.roll`` per die), and the two are compared.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fracas.core import events as E
+from fracas.core.bundled import resolve_scenario
+from fracas.core.dice import DerivedDice
+from fracas.services.run import run_scenario
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+class PlainDerivedDice(DerivedDice):
+    """The same faces as :class:`DerivedDice`, through the plain path (a subclass is never shortcut)."""
+
+
+def _fight(scenario: Path, seed: str, dice: DerivedDice, log: Path, *, binary: bool) -> list[tuple[int, int, str]]:
+    """Run a fight; return what a listener sees: each event's seq, the dice counter then, and its type."""
+    seen: list[tuple[int, int, str]] = []
+
+    def listener(seq: int, rnd: int, count: int, sec: float, ev: Any) -> None:
+        seen.append((seq, dice.counter, type(ev).__name__))
+
+    run_scenario(scenario, seed=seed, dice=dice, log_path=log, binary=binary, listeners=[listener])
+    return seen
+
+
+FIGHTS = [
+    (resolve_scenario("zcorps/barricade"), "3"),
+    (DATA / "zc_horde.toml", "1"),
+    (resolve_scenario("point_zero/warehouse"), "4"),
+    (DATA / "d100_siege.toml", "2"),
+]
+
+
+@pytest.mark.parametrize("binary", [False, True], ids=["jsonl", "binary"])
+@pytest.mark.parametrize(("scenario", "seed"), FIGHTS, ids=[f"{p.stem}-{s}" for p, s in FIGHTS])
+def test_roll_offs_drawn_at_once_write_what_a_roll_per_actor_writes(
+    tmp_path: Path, scenario: Path, seed: str, binary: bool
+) -> None:
+    fast, plain = tmp_path / "fast.log", tmp_path / "plain.log"
+    seen_fast = _fight(scenario, seed, DerivedDice(seed), fast, binary=binary)
+    seen_plain = _fight(scenario, seed, PlainDerivedDice(seed), plain, binary=binary)
+    assert fast.read_bytes() == plain.read_bytes()
+    assert seen_fast == seen_plain
+    # not vacuous: the fight has roll-offs of more than two actors, and roll-offs again among them
+    groups = _roll_off_groups(plain)
+    assert max(groups) > 2, groups
+
+
+def _roll_off_groups(log: Path) -> list[int]:
+    """The sizes of the runs of consecutive roll-off DiceRolled events in a log."""
+    from fracas.core.log import read_log
+
+    sizes: list[int] = [0]
+    for entry in read_log(log).entries:
+        ev = entry.ev
+        if type(ev) is E.DiceRolled and ev.purpose in ("tie roll-off", "initiative tie: 1D12 again"):
+            sizes[-1] += 1
+        elif sizes[-1]:
+            sizes.append(0)
+    return sizes
