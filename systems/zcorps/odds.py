@@ -49,6 +49,7 @@ __all__ = [
     "format_odds",
     "odds",
     "parse_code",
+    "point_masses",
     "roll_distribution",
     "success_probability",
 ]
@@ -292,6 +293,20 @@ def roll_distribution(
             if left * DISTRIBUTION_TAIL.denominator < denominator:
                 return listed
         extra_rolls *= 2
+
+
+def point_masses(code: DCode, bound: int) -> tuple[dict[int, int], int]:
+    """ZC-WILD-1/2: exact P(total = t) = ``counts[t] / denominator`` for every total t up to ``bound``, as
+    ``(counts, denominator)`` (totals above ``bound`` are left out; ``roll_distribution`` lists the same masses).
+
+    For a reader of the first totals only: no ``Fraction`` is made, and the Joker is followed only as far as
+    ``bound``. Raises ``ValueError`` for a pool of 0 dice or fewer (automatic failure).
+    """
+    pool = _pool(code, 0, False, False)
+    if pool.automatic_failure:
+        raise _automatic_failure_error(pool)
+    counts, e = _mix(*_branches(pool, bound))
+    return counts, 6**e
 
 
 @lru_cache(maxsize=4096)

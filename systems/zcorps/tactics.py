@@ -40,21 +40,26 @@ deterministic.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from fracas.core.battlefield import Crowd
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.zcorps import resolution as R
-from fracas.systems.zcorps.odds import DCode, roll_distribution, success_probability
+from fracas.systems.zcorps.odds import DCode, point_masses, success_probability
 from fracas.systems.zcorps.rules import DEAD, FIREARMS, INCAPACITATED, MORTALLY, SEVERELY, STUNNED, WOUNDED
 from fracas.systems.zcorps.sheet import Weapon, ranges_of
 
 Cell = tuple[int, int]
+#: The wound ladder's bands (ZC-WOUND-1), as the rules give them.
+Bands = tuple[int, ...]
+#: (P(roll >= need), E[worth gained; roll >= need]) by need, for one attack pool against one wound ladder.
+ByNeed = dict[int, tuple[float, float]]
 
 #: The rules edition from which ``aggressive`` and ``cautious`` play by this module (docs/rules-notes.md).
 COMPETENT_EDITION = 5
@@ -118,10 +123,45 @@ STYLES = {"aggressive": AGGRESSIVE, "cautious": CAUTIOUS}
 
 @lru_cache(maxsize=16384)
 def p_at_least(code: DCode, vs: int) -> float:
-    """P(a roll of ``code`` totals at least ``vs``) as a float; 0 for a pool of no dice (ZC-DICE-1)."""
+    """P(a roll of ``code`` totals at least ``vs``) as a float; 0 for a pool of no dice (ZC-DICE-1).
+
+    Exactly ``success_probability``'s odds, rounded once: one less the exact masses below ``vs``, read from the
+    roll's masses kept per code (whole numbers over one denominator; an int division rounds as ``float(Fraction)``
+    does)."""
     if code.dice <= 0:
         return 0.0
-    return float(success_probability(code, vs))
+    masses = _masses(code)
+    if vs - 1 > masses.bound:  # beyond the masses kept (never in a fight: a Joker's ten sixes and more)
+        return float(success_probability(code, vs))
+    below = masses.below[bisect_left(masses.totals, vs)]
+    return (masses.denominator - below) / masses.denominator
+
+
+class _Masses(NamedTuple):
+    """A roll's exact masses up to ``bound``: P(total = totals[i]) = counts[i] / denominator, and
+    ``below[i]`` the sum of the counts before i (``below[-1]`` all of them)."""
+
+    bound: int
+    totals: tuple[int, ...]
+    counts: tuple[int, ...]
+    below: tuple[int, ...]
+    denominator: int
+
+
+#: How far beyond the plain dice's highest total a roll's masses are kept: the Joker's 15 sixes (6 ** -15).
+JOKER_SIXES_KEPT = 15
+
+
+@lru_cache(maxsize=4096)
+def _masses(code: DCode, bound: int | None = None) -> _Masses:
+    """The exact masses of ``code``'s roll (ZC-WILD-1/2) up to ``bound`` (by default 15 of the Joker's sixes past
+    the plain dice's highest total), kept per code (``odds.point_masses``)."""
+    if bound is None:
+        bound = code.pips + 6 * code.dice + 6 * JOKER_SIXES_KEPT
+    counts, denominator = point_masses(code, bound)
+    totals = tuple(t for t in sorted(counts) if counts[t])
+    listed = tuple(counts[t] for t in totals)
+    return _Masses(bound, totals, listed, (0, *accumulate(listed)), denominator)
 
 
 #: A roll's distribution is read until less than this is left above (a decision needs no more; the odds stay exact).
@@ -130,33 +170,50 @@ PMF_TAIL = 1e-9
 
 @lru_cache(maxsize=4096)
 def _roll_pmf(code: DCode) -> tuple[tuple[int, float], ...]:
-    """A roll's total and its probability (ZC-WILD-1/2), as floats, up to a tail below :data:`PMF_TAIL`."""
+    """A roll's total and its probability (ZC-WILD-1/2), as floats, up to a tail below :data:`PMF_TAIL`.
+
+    The exact masses of the first totals (``point_masses``, the listing of ``roll_distribution``), each rounded
+    once to a float (an int division rounds as ``float(Fraction)`` does), read until the tail is reached; the
+    Joker is followed further when the first bound falls short of it."""
     if code.dice <= 0:
         return ()
-    out: list[tuple[int, float]] = []
-    left = 1.0
-    for t, p in roll_distribution(code).items():
-        out.append((t, float(p)))
-        left -= float(p)
-        if left < PMF_TAIL:
-            break
-    return tuple(out)
+    masses = _masses(code)
+    while True:
+        out: list[tuple[int, float]] = []
+        left = 1.0
+        denominator = masses.denominator
+        for t, c in zip(masses.totals, masses.counts, strict=True):
+            p = c / denominator
+            out.append((t, p))
+            left -= p
+            if left < PMF_TAIL:
+                return tuple(out)
+        masses = _masses(code, 2 * masses.bound)  # the tail lies farther than the masses kept
+
+
+@lru_cache(maxsize=4096)
+def _roll_totals(code: DCode) -> tuple[int, ...]:
+    """The totals of :func:`_roll_pmf`, in order (to start a reading at a total)."""
+    return tuple(t for t, _ in _roll_pmf(code))
 
 
 @lru_cache(maxsize=1024)
 def modifier_pmf(up: int, down: int, per_die: int) -> tuple[tuple[int, float], ...]:
     """The difficulty's rolled dice (ZC-COVER-1, ZC-FIRE-2, ZC-AIM-1): ``up`` d6 added, ``down`` d6 taken away,
-    no Joker; ``per_die`` > 0: each die counts that fixed value instead (``modifier_dice = "fixed"``)."""
+    no Joker; ``per_die`` > 0: each die counts that fixed value instead (``modifier_dice = "fixed"``).
+
+    Counted exactly over 6 ** (up + down) outcomes, each probability rounded once to a float."""
     if per_die:
         return (((up - down) * per_die, 1.0),)
-    sums: dict[int, Fraction] = {0: Fraction(1)}
+    ways: dict[int, int] = {0: 1}
     for sign in [1] * up + [-1] * down:
-        nxt: dict[int, Fraction] = {}
-        for t, p in sums.items():
+        nxt: dict[int, int] = {}
+        for t, w in ways.items():
             for face in range(1, 7):
-                nxt[t + sign * face] = nxt.get(t + sign * face, Fraction(0)) + p / 6
-        sums = nxt
-    return tuple((t, float(p)) for t, p in sorted(sums.items()))
+                nxt[t + sign * face] = nxt.get(t + sign * face, 0) + w
+        ways = nxt
+    outcomes = 6 ** (up + down)
+    return tuple((t, w / outcomes) for t, w in sorted(ways.items()))
 
 
 @lru_cache(maxsize=16384)
@@ -196,16 +253,14 @@ def _excess_cdf(damage: DCode, resistance: DCode) -> tuple[int, tuple[float, ...
         dmg = ((0, 1.0),)
     if not res:
         res = ((0, 1.0),)
-    diff: dict[int, float] = {}
+    # each difference's mass summed in the order of the damage totals (one resistance total per damage total)
+    low = dmg[0][0] - res[-1][0]
+    diff = [0.0] * (dmg[-1][0] - res[0][0] - low + 1)
     for d, pd in dmg:
+        at = d - low
         for r, pr in res:
-            diff[d - r] = diff.get(d - r, 0.0) + pd * pr
-    low, high = min(diff), max(diff)
-    out, acc = [], 0.0
-    for v in range(low, high + 1):
-        acc += diff.get(v, 0.0)
-        out.append(acc)
-    return low, tuple(out)
+            diff[at - r] += pd * pr
+    return low, tuple(accumulate(diff))
 
 
 def _cdf(table: tuple[int, tuple[float, ...]], v: int) -> float:
@@ -230,33 +285,35 @@ def harm_table(damage: DCode, resistance: DCode, level: int, undead: bool, bands
         new = lv if lv > level else level + 1
         return worth[min(new, top)] - now
 
-    edges = [0, bands[0], bands[1], bands[2], bands[3]]  # <=0 nothing, <=3 Stunned, <=8 Wounded, <=12 Inc., <=15 Mortal
-    levels = [STUNNED, WOUNDED, INCAPACITATED, MORTALLY]
-    gains = [after(lv) for lv in levels]
+    # <=0 nothing, <=3 Stunned, <=8 Wounded, <=12 Incapacitated, <=15 Mortally Wounded
+    e1, e2, e3, e4 = bands[0], bands[1], bands[2], bands[3]
+    g1, g2, g3, g4 = (after(lv) for lv in (STUNNED, WOUNDED, INCAPACITATED, MORTALLY))
     dead = after(DEAD)
     out: list[float] = []
     added = 0
     while True:
+        # the difference's distribution at each edge, read once (the sum below is summed in the ladder's order)
+        c0, c1, c2, c3, c4 = (_cdf(table, e - added) for e in (0, e1, e2, e3, e4))
         total = 0.0
-        for i, gain in enumerate(gains):
-            total += (_cdf(table, edges[i + 1] - added) - _cdf(table, edges[i] - added)) * gain
-        nothing = _cdf(table, -added)
-        total += (1.0 - _cdf(table, edges[4] - added)) * dead
+        total += (c1 - c0) * g1
+        total += (c2 - c1) * g2
+        total += (c3 - c2) * g3
+        total += (c4 - c3) * g4
+        total += (1.0 - c4) * dead
         out.append(total)
-        if nothing <= 0.0 and _cdf(table, edges[4] - added) <= 0.0:
+        if c0 <= 0.0 and c4 <= 0.0:
             return tuple(out)  # every roll kills from here on
         added += 1
 
 
-@lru_cache(maxsize=262144)
 def _from_need(code: DCode, need: int, head: int, full_margin: bool, harm: tuple[float, ...]) -> tuple[float, float]:
     """(P(roll >= need), E[worth gained; roll >= need]) with the margin feeding the damage (ZC-DMG-1)."""
     last = len(harm) - 1
     hit = value = 0.0
-    for t, pt in _roll_pmf(code):
+    pmf = _roll_pmf(code)
+    # the totals below the need add nothing: start at the first that meets it
+    for t, pt in pmf[bisect_left(_roll_totals(code), need) :]:
         margin = t - need
-        if margin < 0:
-            continue
         hit += pt
         added = head + (margin if full_margin else margin // 5)
         value += pt * harm[added if added < last else last]
@@ -264,16 +321,37 @@ def _from_need(code: DCode, need: int, head: int, full_margin: bool, harm: tuple
 
 
 @lru_cache(maxsize=65536)
-def shot_value(shot: Shot, per_die: int, floor: int, full_margin: bool, bands: tuple[int, ...]) -> tuple[float, float]:
+def _by_need(
+    code: DCode, head: int, full_margin: bool, damage: DCode, resistance: DCode, level: int, undead: bool, bands: Bands
+) -> ByNeed:
+    """:func:`_from_need`'s answers for one attack pool against one wound ladder (the harm table of ``damage``,
+    ``resistance``, ``level``, ``undead`` and ``bands``), by need, filled as they are asked: kept for the fight's
+    process like the tables (a pure function of these), and asked once per attack, not once per difficulty."""
+    return {}
+
+
+def _needs_read(shot: Shot, full_margin: bool, bands: Bands) -> tuple[ByNeed, int, tuple[float, ...]]:
+    """The kept answers by need for ``shot``, the points its hit adds (pips and a called shot's), and its harm table."""
+    harm = harm_table(shot.damage, shot.resistance, shot.level, shot.undead, bands)
+    head = max(0, shot.damage.pips + shot.flat)
+    known = _by_need(shot.code, head, full_margin, shot.damage, shot.resistance, shot.level, shot.undead, bands)
+    return known, head, harm
+
+
+@lru_cache(maxsize=65536)
+def shot_value(shot: Shot, per_die: int, floor: int, full_margin: bool, bands: Bands) -> tuple[float, float]:
     """(P(hit), E[worth gained]) of one attack: each roll total against each difficulty, the margin feeding
     the damage (ZC-DMG-1: all of it, or a fifth)."""
     if shot.code.dice <= 0:
         return 0.0, 0.0
-    harm = harm_table(shot.damage, shot.resistance, shot.level, shot.undead, bands)
-    head = max(0, shot.damage.pips + shot.flat)
+    known, head, harm = _needs_read(shot, full_margin, bands)
     hit = value = 0.0
     for v, pv in modifier_pmf(shot.up, shot.down, per_die):
-        h, w = _from_need(shot.code, max(floor, shot.fixed + v) - shot.bonus, head, full_margin, harm)
+        need = max(floor, shot.fixed + v) - shot.bonus
+        got = known.get(need)
+        if got is None:
+            got = known[need] = _from_need(shot.code, need, head, full_margin, harm)
+        h, w = got
         hit += pv * h
         value += pv * w
     return hit, value
@@ -309,8 +387,7 @@ def guarded_value(
     difficulty die and each defence total, as :func:`shot_value` counts them without the defence."""
     if shot.code.dice <= 0:
         return 0.0, 0.0
-    harm = harm_table(shot.damage, shot.resistance, shot.level, shot.undead, bands)
-    head = max(0, shot.damage.pips + shot.flat)
+    known, head, harm = _needs_read(shot, full_margin, bands)
     needs: dict[int, float] = {}
     for v, pv in modifier_pmf(shot.up, shot.down, per_die):
         for g, pg in guard_pmf(guard):
@@ -318,7 +395,10 @@ def guarded_value(
             needs[need] = needs.get(need, 0.0) + pv * pg
     hit = value = 0.0
     for need, pn in needs.items():
-        h, w = _from_need(shot.code, need, head, full_margin, harm)
+        got = known.get(need)
+        if got is None:
+            got = known[need] = _from_need(shot.code, need, head, full_margin, harm)
+        h, w = got
         hit += pn * h
         value += pn * w
     return hit, value
@@ -789,7 +869,7 @@ def _foe_threat(ctx: Context, foe: ActorState, cell: Cell, guard: Guard | None =
     level = R.worst_level(ctx.me)
     pool = pool_dice(enc, foe.id)
     best = 0.0
-    if enc.battlefield.sees(fcell, cell):
+    if ft.firearms and enc.battlefield.sees(fcell, cell):  # the dead carry no gun: no line to look at
         for w in ft.firearms:
             if foe.ammo.get(w.name, 0) <= 0 and foe.spare.get(w.name, 0) <= 0:
                 continue
@@ -918,7 +998,9 @@ def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tupl
         seen.add(c)
         if R.is_occupied(enc, actor, c) or _cover_dice(enc, foe, c) <= now:
             continue
-        d = field_.walk_distance(here, c)
+        # a walk is as long both ways (a step is allowed both ways between free cells): the search from here, one
+        # for every cell (and the one the dead walking to the actor keep), not one search from each cell
+        d = field_.walk_distance(c, here)
         if d is not None and d <= reach:
             out.append((c, d))
     out.sort(key=lambda cd: (cd[1], cd[0]))

@@ -6,7 +6,13 @@ already under the style's least; the nearest foes asked of the crowd within a sm
 looked for when the actor already has the map's best cover. Their state is the decision's (a Context lives for one
 decision, in which nothing moves) or the map's (which never changes).
 
-Each test plays real fights (the horde's first rounds, the barricade, the firefight, the duel) with every call of
+The odds read from cold (the first decisions of a process, a `fracas verify`): a roll's exact masses kept per code
+and read without Fractions, the difficulty dice counted in whole numbers, the wound ladder summed from lists, the
+totals below a need skipped, a shot's answers by need kept per attack pool and ladder. Each float must be the very
+float of the plain computation (the same exact rational rounded once, the same sums in the same order): equal,
+not close.
+
+Each fight test plays real fights (the horde's first rounds, the barricade, the firefight, the duel) with every call of
 the shortened functions checked against the plain computation written out here as it was before them, and counts
 that the shortcuts were taken (a check that never meets them proves nothing); one test breaks a shortcut on
 purpose and sees the check fail.
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -24,6 +31,8 @@ from fracas.services.batch import build_scenario, read_scenario_text
 from fracas.services.run import run_scenario
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps import tactics
+from fracas.systems.zcorps.odds import DCode, roll_distribution, success_probability
+from fracas.systems.zcorps.rules import DEAD, INCAPACITATED, MORTALLY, STUNNED, WOUNDED
 from fracas.systems.zcorps.sheet import Weapon, ranges_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -294,3 +303,124 @@ def test_the_check_finds_a_broken_shortcut(monkeypatch: pytest.MonkeyPatch, tmp_
     with pytest.raises(AssertionError):
         for _ in checked_fights(monkeypatch, tmp_path):
             pass
+
+
+# ----------------------------------------------------------------- the exact odds, read as before
+
+
+def plain_roll_pmf(code: DCode) -> tuple[tuple[int, float], ...]:
+    out: list[tuple[int, float]] = []
+    left = 1.0
+    for t, p in roll_distribution(code).items():
+        out.append((t, float(p)))
+        left -= float(p)
+        if left < tactics.PMF_TAIL:
+            break
+    return tuple(out)
+
+
+def plain_modifier_pmf(up: int, down: int) -> tuple[tuple[int, float], ...]:
+    sums: dict[int, Fraction] = {0: Fraction(1)}
+    for sign in [1] * up + [-1] * down:
+        nxt: dict[int, Fraction] = {}
+        for t, p in sums.items():
+            for face in range(1, 7):
+                nxt[t + sign * face] = nxt.get(t + sign * face, Fraction(0)) + p / 6
+        sums = nxt
+    return tuple((t, float(p)) for t, p in sorted(sums.items()))
+
+
+def plain_cdf(table: tuple[int, tuple[float, ...]], v: int) -> float:
+    low, cum = table
+    return 0.0 if v < low else (cum[v - low] if v - low < len(cum) else 1.0)
+
+
+def plain_excess_cdf(damage: DCode, resistance: DCode) -> tuple[int, tuple[float, ...]]:
+    dmg = plain_roll_pmf(DCode(damage.dice, 0)) or ((0, 1.0),)
+    res = plain_roll_pmf(resistance) or ((0, 1.0),)
+    diff: dict[int, float] = {}
+    for d, pd in dmg:
+        for r, pr in res:
+            diff[d - r] = diff.get(d - r, 0.0) + pd * pr
+    out, acc = [], 0.0
+    for v in range(min(diff), max(diff) + 1):
+        acc += diff.get(v, 0.0)
+        out.append(acc)
+    return min(diff), tuple(out)
+
+
+def plain_harm_table(damage: DCode, resistance: DCode, level: int, undead: bool, bands: tuple[int, ...]) -> list[float]:
+    table = plain_excess_cdf(damage, resistance)
+    worth = tactics.UNDEAD_WORTH if undead else tactics.HUMAN_WORTH
+    top = MORTALLY if undead else DEAD
+    now = worth[min(level, top)]
+
+    def after(lv: int) -> float:
+        return worth[min(lv if lv > level else level + 1, top)] - now
+
+    edges = [0, *bands[:4]]
+    gains = [after(lv) for lv in (STUNNED, WOUNDED, INCAPACITATED, MORTALLY)]
+    out: list[float] = []
+    added = 0
+    while True:
+        total = 0.0
+        for i, gain in enumerate(gains):
+            total += (plain_cdf(table, edges[i + 1] - added) - plain_cdf(table, edges[i] - added)) * gain
+        total += (1.0 - plain_cdf(table, edges[4] - added)) * after(DEAD)
+        out.append(total)
+        if plain_cdf(table, -added) <= 0.0 and plain_cdf(table, edges[4] - added) <= 0.0:
+            return out
+        added += 1
+
+
+def plain_from_need(code: DCode, need: int, head: int, full_margin: bool, harm: Sequence[float]) -> tuple[float, float]:
+    last = len(harm) - 1
+    hit = value = 0.0
+    for t, pt in plain_roll_pmf(code):
+        margin = t - need
+        if margin < 0:
+            continue
+        hit += pt
+        added = head + (margin if full_margin else margin // 5)
+        value += pt * harm[added if added < last else last]
+    return hit, value
+
+
+CODES = [DCode(dice, pips) for dice in range(1, 7) for pips in (0, 1, 2)]
+
+
+def test_the_roll_and_difficulty_dice_read_as_from_the_exact_listing() -> None:
+    """The first totals' exact masses (no Fraction, the Joker followed as far as needed), each rounded once: the
+    very floats read from roll_distribution's listing; the difficulty dice counted in whole numbers, the very
+    floats of the Fraction sums."""
+    for code in [*CODES, DCode(9, 1), DCode(12, 2)]:
+        assert tactics._roll_pmf(code) == plain_roll_pmf(code), code
+    for up in range(6):
+        for down in range(3):
+            assert tactics.modifier_pmf(up, down, 0) == plain_modifier_pmf(up, down), (up, down)
+
+
+def test_the_wound_ladder_and_the_margin_read_as_the_plain_sums() -> None:
+    """The damage less the resistance, the worth of a hit by points added and the worth given a need: each float
+    summed in the same order as the plain loops (not merely close: equal)."""
+    bands = (3, 8, 12, 15)
+    for damage in (DCode(2), DCode(4, 1), DCode(6, 2)):
+        for resistance in (DCode(1), DCode(3, 1), DCode(5)):
+            assert tactics._excess_cdf(damage, resistance) == plain_excess_cdf(damage, resistance)
+            for level, undead in ((-1, False), (1, False), (3, True), (-1, True)):
+                harm = tactics.harm_table(damage, resistance, level, undead, bands)
+                assert list(harm) == plain_harm_table(damage, resistance, level, undead, bands)
+                for code in (DCode(1), DCode(4, 2)):
+                    for need in range(-2, 30, 4):
+                        for head, full in ((0, False), (2, True)):
+                            want = plain_from_need(code, need, head, full, harm)
+                            assert tactics._from_need(code, need, head, full, harm) == want
+
+
+def test_the_odds_of_a_total_read_from_the_kept_masses_are_the_exact_odds_rounded_once() -> None:
+    """P(total >= vs) from the roll's kept masses: the float of the oracle's exact Fraction, below the lowest total,
+    through the Joker's sixes and beyond the masses kept (where the oracle answers)."""
+    for code in CODES:
+        top = tactics._masses(code).bound
+        for vs in [*range(-1, 45), top, top + 1, top + 2, top + 40]:
+            assert tactics.p_at_least(code, vs) == float(success_probability(code, vs)), (code, vs)
