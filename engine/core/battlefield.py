@@ -47,6 +47,7 @@ versions.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -160,6 +161,9 @@ class Battlefield:
         #: how many searches are kept (the memory bound: each labels every cell of the map)
         self.field_limit = max(4, min(4096, FIELD_CELLS // ((self.width + 2) * (self.height + 2))))
         self._padded: bytearray | None = None
+        #: the sets of steps a metre nearer a goal that cells have (:meth:`_steps_nearer`), by number (0: not known)
+        self._step_sets: list[tuple[tuple[int, int, int], ...]] = [()]
+        self._step_numbers: dict[tuple[tuple[int, int, int], ...], int] = {}
         self._regions: list[int] | None = None
 
     # ------------------------------------------------------------ cells
@@ -386,9 +390,12 @@ class Battlefield:
         """
         if self.open or a == b:
             return True
-        if not self.walkable(b):
+        width, height = self.width, self.height
+        bx, by = b
+        if not (0 <= bx < width and 0 <= by < height) or b in self.wall_at:  # not walkable(b)
             return self.walk_distance(a, b) is not None  # a goal on a wall: its own search
-        if not self.walkable(a):
+        ax, ay = a
+        if not (0 <= ax < width and 0 <= ay < height) or a in self.wall_at:  # not walkable(a)
             return False  # a search from a free goal reaches free cells only
         regions = self._regions
         if regions is None:
@@ -403,8 +410,8 @@ class Battlefield:
                         layer = self._layer(layer, regions, count)
                     count += 1
             self._regions = regions
-        row = self.width + 2
-        return regions[(a[1] + 1) * row + a[0] + 1] == regions[(b[1] + 1) * row + b[0] + 1]
+        row = width + 2
+        return regions[(ay + 1) * row + ax + 1] == regions[(by + 1) * row + bx + 1]
 
     def path_toward(
         self,
@@ -446,33 +453,61 @@ class Battlefield:
         row = self.width + 2
         field = search.label
         here = (y + 1) * row + x + 1
-        # who stands where, read straight from the crowd for its view
-        crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
+        # who stands where, read by index from the crowd's grid for its view
+        standing, own = _standing(blocked, row, self.height)
         search.reach(here)
+        # each cell's steps a metre nearer (walls and labels never change: kept per search, by index)
+        kept = search.nearer
+        if kept is None:
+            kept = search.nearer = array("H", bytes(2 * len(field)))
+        step_sets = self._step_sets
         for _ in range(metres):
             if abs(x - gx) <= stop and abs(y - gy) <= stop and self.sees((x, y), goal):
                 break
-            d = field[here]
-            if d <= 0:
-                break  # at the goal, or no way there
-            # step_order's cells, as offsets: the field is read before a cell is made
-            for dx, dy in _STEP_OFFSETS[(gx > x) - (gx < x)][(gy > y) - (gy < y)]:
-                if field[here + dy * row + dx] == d - 1:
-                    step = (x + dx, y + dy)
-                    if crowd_cells is not None:
-                        ids = crowd_cells.get(step)
-                        if ids and (len(ids) > 1 or ids[0] != mover):
-                            continue
-                    elif step in blocked:
-                        continue
-                    if self.can_step((x, y), step):
-                        break
+            k = kept[here]
+            if not k:
+                if field[here] <= 0:
+                    break  # at the goal, or no way there
+                k = kept[here] = self._steps_nearer(field, here, x, y, gx, gy)
+            for di, dx, dy in step_sets[k]:
+                j = here + di
+                if standing is not None:
+                    n = standing[j]
+                    if n and (n > 1 or j != own):
+                        continue  # another stands there
+                elif (x + dx, y + dy) in blocked:
+                    continue
+                break
             else:
                 break
-            x, y = step
-            here = (y + 1) * row + x + 1
-            out.append(step)
+            x += dx
+            y += dy
+            here = j
+            out.append((x, y))
         return out
+
+    def _steps_nearer(self, field: list[int], here: int, x: int, y: int, gx: int, gy: int) -> int:
+        """The steps from the padded cell ``here`` = ``(x, y)`` onto a cell one metre nearer the goal ``(gx, gy)`` by
+        ``field`` (its search's labels) that :meth:`can_step` allows, in :func:`step_order`'s order, each once: their
+        number in :attr:`_step_sets` (a few hundred sets at most, each ``(index offset, dx, dy)``)."""
+        grid = self._blocked_grid()
+        row = self.width + 2
+        nearer = field[here] - 1
+        steps: list[tuple[int, int, int]] = []
+        for dx, dy in _STEP_OFFSETS[(gx > x) - (gx < x)][(gy > y) - (gy < y)]:
+            di = dy * row + dx
+            j = here + di
+            if field[j] != nearer or grid[j] or (di, dx, dy) in steps:
+                continue  # not a metre nearer, a wall (a goal on a wall: a labelled wall cell), or listed
+            if dx and dy and grid[here + dx] and grid[here + dy * row]:
+                continue  # no squeeze between two wall corners (can_step)
+            steps.append((di, dx, dy))
+        key = tuple(steps)
+        number = self._step_numbers.get(key)
+        if number is None:
+            number = self._step_numbers[key] = len(self._step_sets)
+            self._step_sets.append(key)
+        return number
 
     def _slot_bounds(
         self, targets: list[Cell], slots: dict[Cell, int], metres: int
@@ -516,18 +551,21 @@ class Battlefield:
         """
         grid = self._blocked_grid()
         width, height, row = self.width, self.height, self.width + 2
-        # who stands where, read straight from the crowd for its view (the search asks it of every cell)
-        crowd_cells, mover = (blocked.crowd.cells, blocked.mover) if type(blocked) is Occupied else (None, "")
+        # who stands where, read by index from the crowd's grid for its view (the search asks it of every cell)
+        standing, own = _standing(blocked, row, height)
         slots: dict[Cell, int] = {}
         for k, (tx, ty) in enumerate(targets):
             for dx, dy in NEIGHBOURS:
                 x, y = cell = (tx + dx, ty + dy)
-                if cell in slots or not (0 <= x < width and 0 <= y < height) or grid[(y + 1) * row + x + 1]:
-                    continue  # a slot already, off the map or a wall (not walkable)
+                if cell in slots or not (0 <= x < width and 0 <= y < height):
+                    continue  # a slot already, or off the map
+                i = (y + 1) * row + x + 1
+                if grid[i]:
+                    continue  # a wall (not walkable)
                 if cell != start:
-                    if crowd_cells is not None:
-                        ids = crowd_cells.get(cell)
-                        if ids and (len(ids) > 1 or ids[0] != mover):
+                    if standing is not None:
+                        n = standing[i]
+                        if n and (n > 1 or i != own):
                             continue
                     elif cell in blocked:
                         continue
@@ -577,9 +615,9 @@ class Battlefield:
                     if dx and dy and grid[i + dx] and grid[i + dy * row]:
                         continue  # no squeeze between two wall corners (can_step)
                     nx, ny = cx + dx, cy + dy
-                    if crowd_cells is not None:
-                        ids = crowd_cells.get((nx, ny))
-                        if ids and (len(ids) > 1 or ids[0] != mover):
+                    if standing is not None:
+                        n = standing[j]
+                        if n and (n > 1 or j != own):
                             shut[j] = 1
                             continue
                     elif (nx, ny) in blocked:
@@ -623,7 +661,7 @@ class Battlefield:
 class _Search:
     """A breadth-first search over a battlefield's padded grid from one goal, layer by layer, on demand."""
 
-    __slots__ = ("field", "label", "layer", "metres")
+    __slots__ = ("field", "label", "layer", "metres", "nearer")
 
     def __init__(self, field: Battlefield, goal: Cell) -> None:
         self.field = field
@@ -634,6 +672,8 @@ class _Search:
         self.label[first] = 0
         self.layer = [first]
         self.metres = 0
+        #: each padded cell's steps a metre nearer, as a number of Battlefield._step_sets (0: not known yet)
+        self.nearer: array[int] | None = None
 
     def reach(self, index: int) -> int:
         """The walk's metres from the padded cell ``index`` to the goal (-1: no way), searching only as far."""
@@ -715,6 +755,10 @@ class Crowd:
         #: cell -> ids of the actors on it (the dead and the gone included: they lie where they fell)
         self.cells: dict[Cell, list[str]] = {}
         self.cell_of: dict[str, Cell] = {}
+        self.width, self.height = width, height
+        #: how many actors stand on each cell (as ``cells`` counts them), on a battlefield's padded grid (the map
+        #: and a one-cell border, cell (x, y) at ``(y + 1) * (width + 2) + x + 1``): the walk searches read it by index
+        self.standing = [0] * ((width + 2) * (height + 2))
         self._others: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------ upkeep
@@ -732,8 +776,10 @@ class Crowd:
                     here.remove(actor)
                     if not here:
                         del self.cells[old]
+                    self._stand(old, -1)
                 self.cells.setdefault(new, []).append(actor)
                 self.cell_of[actor] = new
+                self._stand(new, 1)
             placed = self.placed.get(actor)
             if kind is E.Moved and placed is not None:
                 # a step changes neither the side nor the grade (nor whether it can act): the position, and the
@@ -757,6 +803,11 @@ class Crowd:
                 self.placed[actor] = (side, grade, key)
                 return
         self._place(a)
+
+    def _stand(self, cell: Cell, change: int) -> None:
+        x, y = cell
+        if 0 <= x < self.width and 0 <= y < self.height:  # actors never leave the map (nor block a cell off it)
+            self.standing[(y + 1) * (self.width + 2) + x + 1] += change
 
     def _place(self, a: ActorState) -> None:
         aid = a.id
@@ -1063,3 +1114,18 @@ class Occupied:
         if not ids:
             return False
         return len(ids) > 1 or ids[0] != self.mover
+
+
+def _standing(blocked: Any, row: int, height: int) -> tuple[list[int], int] | tuple[None, int]:
+    """For a search over a padded grid of ``row`` cells a row and ``height`` rows: when ``blocked`` is a crowd's
+    view of the same map, the crowd's counts of who stands on each cell and the mover's own cell, by index (a cell
+    is taken when someone stands there, more than one, or one that is not the mover); else None (ask ``blocked``)."""
+    if type(blocked) is not Occupied:
+        return None, -1
+    crowd = blocked.crowd
+    if crowd.width + 2 != row or crowd.height != height:
+        return None, -1
+    cell = crowd.cell_of.get(blocked.mover)
+    if cell is None or not (0 <= cell[0] < crowd.width and 0 <= cell[1] < height):
+        return crowd.standing, -1  # the mover stands on no cell of the map: whoever stands there is another
+    return crowd.standing, (cell[1] + 1) * row + cell[0] + 1

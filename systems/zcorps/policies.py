@@ -451,11 +451,15 @@ def _reached_unheld(enc: Encounter, me: ActorState) -> Callable[[str], bool]:
     could then not bite (the dead would take turns grabbing and never bite). The dead leave a
     held survivor to its holder and go for another.
     """
-    reached = _reached(enc, me)
-    actors = enc.state.actors
+    field = enc.battlefield
+    reaches = None if field.open else field.reaches  # (_reached, written out: asked of the nearest foes each turn)
+    actors, here, me_id = enc.state.actors, (me.x, me.y), me.id
 
     def accept(fid: str) -> bool:
-        return not _held_by_another(enc, actors[fid], me.id) and (reached is None or reached(fid))
+        foe = actors[fid]
+        if "grabbed" in foe.conditions and _held_by_another(enc, foe, me_id):
+            return False
+        return reaches is None or reaches(here, (foe.x, foe.y))
 
     return accept
 
@@ -474,7 +478,7 @@ def _to_a_free_side(enc: Encounter, a: ActorState, metres: int) -> Plan | None:
     near = [
         (d, fid)
         for d, fid in crowd.within(a.x, a.y, crowd.other_sides(a.side), SPREAD_WALK + 1)
-        if not _held_by_another(enc, actors[fid], a.id)
+        if "grabbed" not in actors[fid].conditions or not _held_by_another(enc, actors[fid], a.id)
     ]
     if not near:
         return None

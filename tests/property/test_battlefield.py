@@ -14,7 +14,7 @@ from collections import deque
 
 import msgspec
 from fracas.core import events as E
-from fracas.core.battlefield import NEIGHBOURS, Battlefield, Crowd, distance
+from fracas.core.battlefield import NEIGHBOURS, Battlefield, Crowd, Occupied, distance, step_order
 from fracas.core.scenario import MapSpec, WallSpec
 from fracas.core.state import DISABLING, State, apply
 from fracas.systems.point_zero.resolution import path_toward as pz_path_toward
@@ -175,6 +175,85 @@ def test_searches_kept_between_questions_answer_as_fresh_ones(data: st.DataObjec
             )
 
 
+def _path_toward_plainly(
+    field: Battlefield, start: Cell, goal: Cell, metres: int, stop: int, blocked: frozenset[Cell]
+) -> list[Cell]:
+    """Battlefield.path_toward as documented, plainly: each step the first cell of step_order that is a metre nearer
+    the goal by the plain search, not in ``blocked`` and allowed by can_step; none: the walk ends."""
+    walk = _bfs(field, goal)
+    here, out = start, []
+    for _ in range(metres):
+        if distance(here, goal) <= stop and field.sees(here, goal):
+            break
+        d = walk.get(here)
+        if not d:
+            break  # at the goal, or no way there
+        for step in step_order(here[0], here[1], goal[0], goal[1]):
+            if walk.get(step) == d - 1 and step not in blocked and field.can_step(here, step):
+                break
+        else:
+            break
+        here = step
+        out.append(step)
+    return out
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_paths_are_the_plain_walk(data: st.DataObject) -> None:
+    """path_toward steps by the kept search and the padded grid, and reads the crowd's cells straight: it walks as
+    the plain search does, around walls, corner squeezes and others standing in the way, goals on walls included."""
+    m = data.draw(maps(posts=30))
+    field = Battlefield(m)
+    start, goal = data.draw(cells(m)), data.draw(cells(m))
+    metres, stop = data.draw(st.integers(0, 30)), data.draw(st.integers(0, 3))
+    free = [(x, y) for x in range(m.width) for y in range(m.height) if field.walkable((x, y))]
+    blocked = frozenset(data.draw(st.lists(st.sampled_from(free), max_size=20)) if free else []) - {start}
+    plain = _path_toward_plainly(field, start, goal, metres, stop, blocked)
+    assert field.path_toward(start, goal, metres, stop=stop, blocked=blocked) == plain
+    # the same others in the way, as the crowd's view (read by index from its grid), the mover on its own cell
+    assert Battlefield(m).path_toward(start, goal, metres, stop=stop, blocked=_crowd_of(m, start, blocked)) == plain
+
+
+def _crowd_of(m: MapSpec, mover: Cell, others: frozenset[Cell]) -> Occupied:
+    """The crowd's view for a mover on ``mover`` with others on ``others``: one or two on each, some come and gone."""
+    state = State()
+    crowd = Crowd(state, m.width, m.height)
+    for i, (x, y) in enumerate([mover, *sorted(others), *sorted(others)[::3]]):
+        ev = _entered(f"x{i:03}", "a", x, y)
+        apply(state, ev)
+        crowd.observe(ev)
+    far = E.Moved(actor="x000", x=0, y=0, metres=1, initiative=0, rule="t")  # the mover away and back
+    back = E.Moved(actor="x000", x=mover[0], y=mover[1], metres=2, initiative=0, rule="t")
+    for ev in (far, back):
+        apply(state, ev)
+        crowd.observe(ev)
+    return crowd.blocked_for("x000")
+
+
+def test_paths_on_crowded_posts_are_the_plain_walk() -> None:
+    """A fixed sweep of small maps, a third of their cells one-cell posts: a step a metre nearer that squeezes between
+    two posts' corners is common there (the walk must take the next cell of step_order, as can_step says)."""
+    rng = random.Random(3)
+    for _ in range(1500):
+        w, h = rng.randint(3, 10), rng.randint(3, 10)
+        posts = [
+            WallSpec(name=f"p{i}", x=rng.randrange(w), y=rng.randrange(h), w=1, h=1, height="low")
+            for i in range(rng.randint(1, w * h // 3))
+        ]
+        m = MapSpec(width=w, height=h, walls=posts)
+        field = Battlefield(m)
+        free = [(x, y) for x in range(w) for y in range(h) if field.walkable((x, y))]
+        if len(free) < 2:
+            continue
+        start, goal = rng.choice(free), rng.choice(free)
+        blocked = frozenset(rng.sample(free, rng.randint(0, len(free) // 6))) - {start, goal}
+        stop = rng.randint(0, 1)
+        assert field.path_toward(start, goal, 20, stop=stop, blocked=blocked) == _path_toward_plainly(
+            field, start, goal, 20, stop, blocked
+        ), (w, h, [(p.x, p.y) for p in posts], start, goal, sorted(blocked))
+
+
 def _walk_to_reach_plainly(
     field: Battlefield, start: Cell, targets: list[Cell], metres: int, blocked: frozenset[Cell]
 ) -> tuple[list[Cell], int] | None:
@@ -222,9 +301,10 @@ def test_walk_to_reach_is_the_plain_search(data: st.DataObject) -> None:
     targets = data.draw(st.lists(cells(m), min_size=1, max_size=5))
     blocked = frozenset(data.draw(st.lists(st.sampled_from(free), max_size=30))) - {start}
     metres = data.draw(st.integers(0, 12))
-    assert field.walk_to_reach(start, targets, metres, blocked=blocked) == _walk_to_reach_plainly(
-        field, start, targets, metres, blocked
-    )
+    plain = _walk_to_reach_plainly(field, start, targets, metres, blocked)
+    assert field.walk_to_reach(start, targets, metres, blocked=blocked) == plain
+    # the same others in the way, as the crowd's view (read by index from its grid), the mover on its own cell
+    assert Battlefield(m).walk_to_reach(start, targets, metres, blocked=_crowd_of(m, start, blocked)) == plain
 
 
 def test_walk_to_reach_on_crowded_posts_is_the_plain_search() -> None:
@@ -363,6 +443,12 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
     for cell in {(a.x, a.y) for a in state.actors.values()} | {(x, y)}:
         on = sorted(a.id for a in state.actors.values() if (a.x, a.y) == cell)
         assert sorted(crowd.occupants(cell)) == on
+    # the counts on the padded grid the walk searches read: every actor on its cell, nothing on the border
+    row = width + 2
+    standing = [0] * (row * (height + 2))
+    for a in state.actors.values():
+        standing[(a.y + 1) * row + a.x + 1] += 1
+    assert crowd.standing == standing
     for side in sides:
         assert crowd.able_count(side) == sum(
             1 for a in state.actors.values() if a.side == side and DISABLING.isdisjoint(a.conditions)
