@@ -130,8 +130,9 @@ class Cover:
         return f"Cover({self.name!r}, {self.level!r}, {self.kind}, {self.cell}, {self.why!r})"
 
 
-#: How many cells the kept walk searches may label together (about 32 MB of list slots): 3,628 searches on
-#: a 32 x 32 map, 4 on a 1,000 x 1,000 one (a search labels the map and its one-cell border).
+#: How many cells the kept walk searches may label together (about 32 MB of list slots, and 8 MB more once
+#: paths are asked of them: each cell's steps a metre nearer): 3,628 searches on a 32 x 32 map, 4 on a
+#: 1,000 x 1,000 one (a search labels the map and its one-cell border).
 FIELD_CELLS = 1 << 22
 #: How many answers of :meth:`Battlefield.sees` are kept (the walls never move, but the pairs are many).
 SIGHT_KEPT = 1 << 16
@@ -397,6 +398,33 @@ class Battlefield:
         ax, ay = a
         if not (0 <= ax < width and 0 <= ay < height) or a in self.wall_at:  # not walkable(a)
             return False  # a search from a free goal reaches free cells only
+        regions = self._free_regions()
+        row = width + 2
+        return regions[(ay + 1) * row + ax + 1] == regions[(by + 1) * row + bx + 1]
+
+    def reaches_from(self, a: Cell) -> Callable[[Cell], bool]:
+        """``reaches(a, b)`` for the ``b`` asked, ``a``'s region read once (a zombie asks it of the nearest foes)."""
+        if self.open:
+            return _always
+        width, height, walls = self.width, self.height, self.wall_at
+        ax, ay = a
+        if not (0 <= ax < width and 0 <= ay < height) or a in walls:
+            return lambda b: self.reaches(a, b)  # off the map or on a wall: the plain answer
+        row = width + 2
+        regions = self._free_regions()
+        mine = regions[(ay + 1) * row + ax + 1]
+
+        def reached(b: Cell) -> bool:
+            bx, by = b
+            if not (0 <= bx < width and 0 <= by < height) or b in walls:
+                return self.reaches(a, b)
+            return regions[(by + 1) * row + bx + 1] == mine
+
+        return reached
+
+    def _free_regions(self) -> list[int]:
+        """Each padded cell's region of free cells (-1: a wall or the border), labelled once: two free cells are
+        joined by a walk when they lie in one region."""
         regions = self._regions
         if regions is None:
             grid = self._blocked_grid()
@@ -410,8 +438,7 @@ class Battlefield:
                         layer = self._layer(layer, regions, count)
                     count += 1
             self._regions = regions
-        row = width + 2
-        return regions[(ay + 1) * row + ax + 1] == regions[(by + 1) * row + bx + 1]
+        return regions
 
     def path_toward(
         self,
@@ -520,9 +547,7 @@ class Battlefield:
         straight: list[Cell] = []
         for t in dict.fromkeys(targets):
             tx, ty = t
-            beside = [
-                (y + 1) * row + x + 1 for x, y in slots if x - tx <= 1 and tx - x <= 1 and y - ty <= 1 and ty - y <= 1
-            ]
+            beside = [(ty + dy + 1) * row + tx + dx + 1 for dx, dy in _AROUND if (tx + dx, ty + dy) in slots]
             if not beside:
                 continue  # no slot beside it: it leads nowhere
             search = self._search(t)
@@ -697,6 +722,12 @@ class _Search:
 
 #: The order :meth:`Battlefield.walk_to_reach` tries the neighbours of a cell in: east, west, south, north, diagonals.
 NEIGHBOURS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
+#: A cell and its neighbours: the cells within one metre of it.
+_AROUND: tuple[Cell, ...] = ((0, 0), *NEIGHBOURS)
+
+
+def _always(cell: Cell) -> bool:
+    return True
 
 
 def battlefield_of(map_spec: Any) -> Battlefield:
@@ -752,6 +783,8 @@ class Crowd:
         self.counts: dict[str, dict[int, int]] = {}
         #: actor -> (side, grade, bucket) while able
         self.placed: dict[str, tuple[str, int, Cell]] = {}
+        #: side -> id -> cell of every able actor, whatever its grade and bucket (a query about a few looks at each)
+        self.able: dict[str, dict[str, Cell]] = {}
         #: cell -> ids of the actors on it (the dead and the gone included: they lie where they fell)
         self.cells: dict[Cell, list[str]] = {}
         self.cell_of: dict[str, Cell] = {}
@@ -787,6 +820,7 @@ class Crowd:
                 b = self.bucket
                 key = (a.x // b, a.y // b)
                 side, grade, old_key = placed
+                self.able[side][actor] = new
                 grades = self.groups[side][grade]
                 if key == old_key:
                     grades[key][actor] = new
@@ -828,9 +862,11 @@ class Crowd:
                 del grades[key]
             self.counts[side][grade] -= 1
             del self.placed[aid]
+            del self.able[side][aid]
         if new is not None:
             side, grade, key = new
             self.groups.setdefault(side, {}).setdefault(grade, {}).setdefault(key, {})[aid] = (a.x, a.y)
+            self.able.setdefault(side, {})[aid] = (a.x, a.y)
             counts = self.counts.get(side)
             if counts is None:
                 counts = self.counts[side] = {}
@@ -893,6 +929,16 @@ class Crowd:
                 n += sum(counts.values()) if grades is None else sum(counts.get(g, 0) for g in grades)
         return n
 
+    def _each_able(self, sides: Sequence[str]) -> list[dict[str, Cell]] | None:
+        """The able actors of ``sides``, id -> cell, a dict a side, when they are few (a query looks at each of them,
+        wherever they stand); None when there are more (a query looks at the buckets round the point)."""
+        able = self.able
+        found = [members for side in sides if (members := able.get(side))]
+        n = 0
+        for members in found:
+            n += len(members)
+        return found if n <= self.few else None
+
     def _buckets(self, sides: Iterable[str], grades: Iterable[int] | None) -> list[dict[Cell, dict[str, Cell]]]:
         out: list[dict[Cell, dict[str, Cell]]] = []
         for side in sides:
@@ -946,11 +992,15 @@ class Crowd:
         """
         sides = sides if isinstance(sides, (list, tuple)) else list(sides)
         grades = grades if grades is None or isinstance(grades, (list, tuple)) else list(grades)
+        if grades is None:
+            each = self._each_able(sides)
+            if each is not None:
+                return _nearest_of_each(each, x, y, within, accept)
         groups = self._buckets(sides, grades)
         if not groups:
             return None
         if self._able_among(sides, grades) <= self.few:
-            return _nearest_of_each(groups, x, y, within, accept)
+            return _nearest_of_each([bucket for group in groups for bucket in group.values()], x, y, within, accept)
         best: int | None = None
         ids: list[str] = []
         far = 1 << 60
@@ -1044,22 +1094,24 @@ class Crowd:
         """Every able actor of ``sides`` within ``metres`` of ``(x, y)``: (distance, id), sorted."""
         sides = sides if isinstance(sides, (list, tuple)) else list(sides)
         grades = grades if grades is None or isinstance(grades, (list, tuple)) else list(grades)
-        groups = self._buckets(sides, grades)
         out: list[tuple[int, str]] = []
-        if not groups:
-            return out
-        buckets: Iterable[dict[str, Cell]]
-        if self._able_among(sides, grades) <= self.few:  # a few actors: look at each, wherever it stands
-            buckets = [bucket for group in groups for bucket in group.values()]
-        else:  # the buckets the square of side 2 x metres round (x, y) touches
-            b = self.bucket
-            buckets = [
-                members
-                for kx in range((x - metres) // b, (x + metres) // b + 1)
-                for ky in range((y - metres) // b, (y + metres) // b + 1)
-                for group in groups
-                if (members := group.get((kx, ky)))
-            ]
+        # a few actors: look at each, wherever it stands
+        buckets: Iterable[dict[str, Cell]] | None = self._each_able(sides) if grades is None else None
+        if buckets is None:
+            groups = self._buckets(sides, grades)
+            if not groups:
+                return out
+            if self._able_among(sides, grades) <= self.few:
+                buckets = [bucket for group in groups for bucket in group.values()]
+            else:  # the buckets the square of side 2 x metres round (x, y) touches
+                b = self.bucket
+                buckets = [
+                    members
+                    for kx in range((x - metres) // b, (x + metres) // b + 1)
+                    for ky in range((y - metres) // b, (y + metres) // b + 1)
+                    for group in groups
+                    if (members := group.get((kx, ky)))
+                ]
         for members in buckets:
             for aid, (ax, ay) in members.items():
                 d, e = abs(ax - x), abs(ay - y)
@@ -1072,22 +1124,22 @@ class Crowd:
 
 
 def _nearest_of_each(
-    groups: list[dict[Cell, dict[str, Cell]]],
+    candidates: list[dict[str, Cell]],
     x: int,
     y: int,
     within: int | None,
     accept: Callable[[str], bool] | None,
 ) -> tuple[int, list[str]] | None:
-    """:meth:`Crowd.nearest` over a few candidates: each by distance then id, the nearest that pass ``accept``."""
+    """:meth:`Crowd.nearest` over a few candidates (id -> cell): each by distance then id, the nearest that pass
+    ``accept``."""
     near: list[tuple[int, str]] = []
-    for group in groups:
-        for bucket in group.values():
-            for aid, (ax, ay) in bucket.items():
-                d, e = abs(ax - x), abs(ay - y)
-                if e > d:
-                    d = e
-                if within is None or d <= within:
-                    near.append((d, aid))
+    for members in candidates:
+        for aid, (ax, ay) in members.items():
+            d, e = abs(ax - x), abs(ay - y)
+            if e > d:
+                d = e
+            if within is None or d <= within:
+                near.append((d, aid))
     near.sort()
     best: int | None = None
     ids: list[str] = []

@@ -451,15 +451,14 @@ def _reached_unheld(enc: Encounter, me: ActorState) -> Callable[[str], bool]:
     could then not bite (the dead would take turns grabbing and never bite). The dead leave a
     held survivor to its holder and go for another.
     """
-    field = enc.battlefield
-    reaches = None if field.open else field.reaches  # (_reached, written out: asked of the nearest foes each turn)
-    actors, here, me_id = enc.state.actors, (me.x, me.y), me.id
+    reached = enc.battlefield.reaches_from((me.x, me.y))  # (_reached, with me's region read once)
+    actors, me_id = enc.state.actors, me.id
 
     def accept(fid: str) -> bool:
         foe = actors[fid]
         if "grabbed" in foe.conditions and _held_by_another(enc, foe, me_id):
             return False
-        return reaches is None or reaches(here, (foe.x, foe.y))
+        return reached((foe.x, foe.y))
 
     return accept
 

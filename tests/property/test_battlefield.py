@@ -140,6 +140,7 @@ def test_walk_fields_and_reach_are_the_plain_search(data: st.DataObject) -> None
     assert field.walk_distances(goal) == [reach.get(c, -1) for c in every]
     for start in data.draw(st.lists(cells(m), max_size=8)):
         assert field.reaches(start, goal) == (start in reach)
+        assert field.reaches_from(start)(goal) == (start in reach)  # the start's region read once
         assert field.walk_distance(start, goal) == reach.get(start)
 
 
@@ -449,6 +450,12 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
     for a in state.actors.values():
         standing[(a.y + 1) * row + a.x + 1] += 1
     assert crowd.standing == standing
+    # every able actor by side, where it stands (the few-actor queries look at each of them)
+    able: dict[str, dict[str, Cell]] = {}
+    for a in state.actors.values():
+        if DISABLING.isdisjoint(a.conditions):
+            able.setdefault(a.side, {})[a.id] = (a.x, a.y)
+    assert {side: members for side, members in crowd.able.items() if members} == able
     for side in sides:
         assert crowd.able_count(side) == sum(
             1 for a in state.actors.values() if a.side == side and DISABLING.isdisjoint(a.conditions)
