@@ -537,17 +537,15 @@ class Battlefield:
         return number
 
     def _slot_bounds(
-        self, targets: list[Cell], slots: dict[Cell, int], metres: int
+        self, targets: list[Cell], slots: dict[int, int], metres: int
     ) -> tuple[list[tuple[list[int], int]], list[Cell]]:
-        """For :meth:`walk_to_reach`'s bound: the targets with a slot beside them, as (their search's labels, the
-        longest walk from the target to one of its slots) when each is walkable from it, searched at least
-        ``metres`` plus that far; the others (a slot cut off from its target) in a straight line."""
-        row = self.width + 2
+        """For :meth:`walk_to_reach`'s bound: the targets with a slot (by padded index) beside them, as (their
+        search's labels, the longest walk from the target to one of its slots) when each is walkable from it,
+        searched at least ``metres`` plus that far; the others (a slot cut off from its target) in a straight line."""
         walled: list[tuple[list[int], int]] = []
         straight: list[Cell] = []
         for t in dict.fromkeys(targets):
-            tx, ty = t
-            beside = [(ty + dy + 1) * row + tx + dx + 1 for dx, dy in _AROUND if (tx + dx, ty + dy) in slots]
+            beside = [i for i in self._cells_round(t, _AROUND) if i in slots]
             if not beside:
                 continue  # no slot beside it: it leads nowhere
             search = self._search(t)
@@ -559,6 +557,18 @@ class Battlefield:
             search.deepen(metres + most)
             walled.append((search.label, most))
         return walled, straight
+
+    def _cells_round(self, t: Cell, offsets: tuple[Cell, ...]) -> list[int]:
+        """The padded indices of the cells at ``offsets`` from ``t`` (the border's too: the grid blocks them), those
+        on the map only when ``t`` is off it."""
+        tx, ty = t
+        width, height, row = self.width, self.height, self.width + 2
+        if 0 <= tx < width and 0 <= ty < height:
+            base = (ty + 1) * row + tx + 1
+            return [base + dy * row + dx for dx, dy in offsets]
+        return [
+            (y + 1) * row + x + 1 for dx, dy in offsets if 0 <= (x := tx + dx) < width and 0 <= (y := ty + dy) < height
+        ]
 
     def walk_to_reach(
         self, start: Cell, targets: list[Cell], metres: int, blocked: Any = frozenset()
@@ -578,35 +588,38 @@ class Battlefield:
         width, height, row = self.width, self.height, self.width + 2
         # who stands where, read by index from the crowd's grid for its view (the search asks it of every cell)
         standing, own = _standing(blocked, row, height)
-        slots: dict[Cell, int] = {}
-        for k, (tx, ty) in enumerate(targets):
-            for dx, dy in NEIGHBOURS:
-                x, y = cell = (tx + dx, ty + dy)
-                if cell in slots or not (0 <= x < width and 0 <= y < height):
-                    continue  # a slot already, or off the map
-                i = (y + 1) * row + x + 1
-                if grid[i]:
-                    continue  # a wall (not walkable)
-                if cell != start:
+        sx, sy = start
+        first = (sy + 1) * row + sx + 1
+        at_start = first if 0 <= sx < width and 0 <= sy < height else -1  # the start's padded cell, if on the map
+        # the slots, by padded index: the free cells beside a target, each given to the first target it is beside
+        slot_at: dict[int, int] = {}
+        for k, t in enumerate(targets):
+            for i in self._cells_round(t, NEIGHBOURS):
+                if i in slot_at or grid[i]:
+                    continue  # a slot already, a wall or off the map (not walkable)
+                if i != at_start:
                     if standing is not None:
                         n = standing[i]
                         if n and (n > 1 or i != own):
                             continue
-                    elif cell in blocked:
+                    elif (i % row - 1, i // row - 1) in blocked:
                         continue
-                slots[cell] = k
-        if not slots or start in slots:
+                slot_at[i] = k
+        if not slot_at or at_start in slot_at:
             return None
-        sx, sy = start
-        if all(max(x - sx, sx - x, y - sy, sy - y) > metres for x, y in slots):
-            return None
-        first = (sy + 1) * row + sx + 1
+        for i in slot_at:
+            y, x = divmod(i, row)
+            x -= sx + 1
+            y -= sy + 1
+            if -metres <= x <= metres and -metres <= y <= metres:
+                break
+        else:
+            return None  # every slot farther than the steps in a straight line
         came: dict[int, int] = {first: first}
         # cells no walk goes onto: walls, the border, cells reached already, others standing there, and cells
         # too far from every target (all for good: nothing moves during the search, and the steps left only shrink)
         shut = bytearray(grid)
         shut[first] = 1
-        slot_at = {(y + 1) * row + x + 1: k for (x, y), k in slots.items()}
         # The search leaves a cell that cannot lead to a slot in the steps left, even were nobody in the way:
         # a lower bound on the walk from it to the nearest slot exceeds them. Walking round the walls, a cell
         # is at least its walk to a target less the longest walk from that target to one of its slots (the
@@ -614,7 +627,7 @@ class Battlefield:
         # line (the cell's distance less one metre). Either bound changes by at most one metre a step, so
         # whatever a left cell would have reached in time is left too, and every other cell is reached at
         # the same step from the same cell as by the whole search: the same walk, less searching.
-        walled, straight = self._slot_bounds(targets, slots, metres)
+        walled, straight = self._slot_bounds(targets, slot_at, metres)
         shut_start = True
         for label, most in walled:
             if 0 <= label[first] < metres + 1 + most:
@@ -630,22 +643,18 @@ class Battlefield:
             nxt: list[int] = []
             allowance = metres - steps  # the steps left after this one, and one
             for i in layer:
-                cy, cx = divmod(i, row)
-                cx -= 1
-                cy -= 1
                 for dx, dy, step in steps_to:
                     j = i + step
                     if shut[j]:
                         continue
                     if dx and dy and grid[i + dx] and grid[i + dy * row]:
                         continue  # no squeeze between two wall corners (can_step)
-                    nx, ny = cx + dx, cy + dy
                     if standing is not None:
                         n = standing[j]
                         if n and (n > 1 or j != own):
                             shut[j] = 1
                             continue
-                    elif (nx, ny) in blocked:
+                    elif (j % row - 1, j // row - 1) in blocked:
                         shut[j] = 1
                         continue
                     for label, most in walled:
@@ -653,6 +662,9 @@ class Battlefield:
                         if 0 <= walk < allowance + most:
                             break
                     else:
+                        ny, nx = divmod(j, row)
+                        nx -= 1
+                        ny -= 1
                         for tx, ty in straight:
                             if (
                                 nx - tx <= allowance
