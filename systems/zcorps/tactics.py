@@ -407,9 +407,8 @@ def guarded_value(
 # ----------------------------------------------------------------- the options
 
 
-@dataclass(frozen=True)
-class Option:
-    """A scored option: what the plan says, and its value."""
+class Option(NamedTuple):
+    """A scored option: what the plan says, and its value (a named tuple: a decision makes hundreds)."""
 
     value: float
     kind: str
@@ -990,21 +989,26 @@ def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tupl
             for cy in range(w.y - 1, w.y + w.h + 1):
                 if R.distance(here, (cx, cy)) <= reach and field_.walkable((cx, cy)):
                     cells.append((cx, cy))
-    out: list[tuple[Cell, int]] = []
-    seen: set[Cell] = set()
-    for c in cells:
-        if c in seen or c == here or R.distance(here, c) > reach or not field_.walkable(c):
-            continue
-        seen.add(c)
+    # the candidates nearest first in a straight line, which no walk beats: once MAX_COVER_CELLS are found, a cell
+    # farther in a straight line than the last of them is by walk cannot be among the nearest by walk
+    near = sorted(
+        {(R.distance(here, c), c) for c in cells if c != here and R.distance(here, c) <= reach and field_.walkable(c)}
+    )
+    out: list[tuple[int, Cell]] = []
+    for straight, c in near:
+        if len(out) >= MAX_COVER_CELLS:
+            out.sort()
+            if out[MAX_COVER_CELLS - 1][0] < straight:
+                break
         if R.is_occupied(enc, actor, c) or _cover_dice(enc, foe, c) <= now:
             continue
         # a walk is as long both ways (a step is allowed both ways between free cells): the search from here, one
         # for every cell (and the one the dead walking to the actor keep), not one search from each cell
         d = field_.walk_distance(c, here)
         if d is not None and d <= reach:
-            out.append((c, d))
-    out.sort(key=lambda cd: (cd[1], cd[0]))
-    return out[:MAX_COVER_CELLS]
+            out.append((d, c))
+    out.sort()
+    return [(c, d) for d, c in out[:MAX_COVER_CELLS]]
 
 
 def _best_shot_from(ctx: Context, cell: Cell, weapons: Sequence[Weapon], *, aim_at: str | None = None) -> float:

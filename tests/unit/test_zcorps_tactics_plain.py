@@ -38,7 +38,7 @@ from fracas.systems.zcorps.sheet import Weapon, ranges_of
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios" / "zcorps"
 #: (scenario, seeds, rounds or None for the scenario's own limit): the horde's first rounds keep the test lean
-FIGHTS = [("horde", (1,), 3), ("barricade", (1, 2), None), ("firefight", (1, 2, 3), None), ("duel", (1, 2, 3), None)]
+FIGHTS = [("horde", (1,), 5), ("barricade", (1, 2), None), ("firefight", (1, 2, 3), None), ("duel", (1, 2, 3), None)]
 
 
 # ----------------------------------------------------------------- the plain computation (as before the shortcuts)
@@ -261,6 +261,7 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         got = cover_cells(enc, actor, reach, foe)
         assert got == plain_cover_cells(enc, actor, reach, foe), (actor, foe)
         seen["cover cell lists"] += 1
+        seen["full cover cell lists"] += len(got) == tactics.MAX_COVER_CELLS  # where the nearest stop the search
         me = enc.state.actors[actor]
         seen["best cover already"] += tactics._cover_dice(enc, foe, (me.x, me.y)) >= tactics._most_cover_dice(enc)
         return got
@@ -281,7 +282,8 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     for _, seen in checked_fights(monkeypatch, tmp_path):
         total += seen
     # every check met real decisions, and every shortcut was taken somewhere (the horde packs the dead close)
-    met = ("shot lists", "foe lists", "cover cell lists", "near radius enough", "best cover already")
+    met = ("shot lists", "foe lists", "cover cell lists", "full cover cell lists", "near radius enough")
+    met += ("best cover already",)
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
