@@ -1234,13 +1234,10 @@ def extra_action_worth(enc: Encounter, actor: str) -> bool:
     best_now = max(o.value for o in now)
     if best_now <= 0.0:
         return False
-    less = [
-        o
-        for o in shot_options(
-            ctx, here, here=False, partial=False, weapons=loaded, pool_offset=-r.multi_action_dice, quick=True
-        )
-        if all(a.ammo.get(w.name, 0) >= 2 * (granted + 1) for w in loaded if w.name == o.weapon)
-    ]
+    # only the weapons that hold the rounds for every shot (a weapon's options depend on no other weapon)
+    full = [w for w in loaded if a.ammo.get(w.name, 0) >= 2 * (granted + 1)]
+    fewer = -r.multi_action_dice
+    less = shot_options(ctx, here, here=False, partial=False, weapons=full, pool_offset=fewer, quick=True)
     best_less = max((o.value for o in less), default=0.0)
     return (granted + 1) * best_less > granted * best_now * 1.05
 

@@ -3,7 +3,8 @@
 The shortcuts (systems/zcorps/tactics.py): a shot's dice built from a target part and a mode part, each kept for
 the decision; a shot's odds and worth kept for the decision; no called shot scored when a body shot's odds are
 already under the style's least; the nearest foes asked of the crowd within a smaller radius first; no cover cell
-looked for when the actor already has the map's best cover. Their state is the decision's (a Context lives for one
+looked for when the actor already has the map's best cover, and the cells looked at nearest first until the nearest
+by walk are found; an extra action's shots at -1D scored only with the weapons that hold the rounds for them. Their state is the decision's (a Context lives for one
 decision, in which nothing moves) or the map's (which never changes).
 
 The odds read from cold (the first decisions of a process, a `fracas verify`): a roll's exact masses kept per code
@@ -219,6 +220,29 @@ def plain_cover_cells(enc: object, actor: str, reach: int, foe: tactics.Cell) ->
     return out[: tactics.MAX_COVER_CELLS]
 
 
+def plain_extra_action_worth(enc: object, actor: str) -> bool:
+    a = enc.state.actors[actor]  # type: ignore[attr-defined]
+    r = R.rules(enc)  # type: ignore[arg-type]
+    style = tactics.STYLES.get(R.traits(enc, actor).policy, tactics.CAUTIOUS)  # type: ignore[arg-type]
+    loaded = tactics._loaded(enc, actor)  # type: ignore[arg-type]
+    if not loaded:
+        return False
+    ctx = tactics.context(enc, actor, style)  # type: ignore[arg-type]
+    granted = max(1, a.initiative // r.points_per_action)
+    here = (a.x, a.y)
+    now = plain_shot_options(ctx, here, False, False, loaded, 0, True)
+    if not now or max(o.value for o in now) <= 0.0:
+        return False
+    best_now = max(o.value for o in now)
+    less = [
+        o
+        for o in plain_shot_options(ctx, here, False, False, loaded, -r.multi_action_dice, True)
+        if all(a.ammo.get(w.name, 0) >= 2 * (granted + 1) for w in loaded if w.name == o.weapon)
+    ]
+    best_less = max((o.value for o in less), default=0.0)
+    return (granted + 1) * best_less > granted * best_now * 1.05
+
+
 # ----------------------------------------------------------------- the fights, checked call by call
 
 
@@ -236,6 +260,7 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
     calls checked and the shortcuts met (an AssertionError names the first difference)."""
     seen: Counter[str] = Counter()
     shot_options, foes, cover_cells = tactics._shot_options, tactics._foes, tactics._cover_cells
+    extra_action_worth = tactics.extra_action_worth
 
     def checked_shot_options(ctx, cell, here, partial, weapons, pool_offset, quick):  # type: ignore[no-untyped-def]
         got = shot_options(ctx, cell, here, partial, weapons, pool_offset, quick)
@@ -266,6 +291,14 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["best cover already"] += tactics._cover_dice(enc, foe, (me.x, me.y)) >= tactics._most_cover_dice(enc)
         return got
 
+    def checked_extra_action_worth(enc, actor):  # type: ignore[no-untyped-def]
+        got = extra_action_worth(enc, actor)
+        assert got == plain_extra_action_worth(enc, actor), actor
+        seen["extra actions weighed"] += 1
+        seen["extra actions taken"] += got
+        return got
+
+    monkeypatch.setattr(tactics, "extra_action_worth", checked_extra_action_worth)
     monkeypatch.setattr(tactics, "_shot_options", checked_shot_options)
     monkeypatch.setattr(tactics, "_foes", checked_foes)
     monkeypatch.setattr(tactics, "_cover_cells", checked_cover_cells)
@@ -283,7 +316,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
         total += seen
     # every check met real decisions, and every shortcut was taken somewhere (the horde packs the dead close)
     met = ("shot lists", "foe lists", "cover cell lists", "full cover cell lists", "near radius enough")
-    met += ("best cover already",)
+    met += ("best cover already", "extra actions weighed", "extra actions taken")
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
