@@ -4,8 +4,9 @@ The shortcuts (systems/zcorps/tactics.py): a shot's dice built from a target par
 the decision; a shot's odds and worth kept for the decision; no called shot scored when a body shot's odds are
 already under the style's least; the nearest foes asked of the crowd within a smaller radius first; no cover cell
 looked for when the actor already has the map's best cover, and the cells looked at nearest first until the nearest
-by walk are found; an extra action's shots at -1D scored only with the weapons that hold the rounds for them. Their state is the decision's (a Context lives for one
-decision, in which nothing moves) or the map's (which never changes).
+by walk are found; an extra action's shots at -1D scored only with the weapons that hold the rounds for them.
+Their state is the decision's (a Context lives for one decision, in which nothing moves) or the map's (which never
+changes).
 
 The odds read from cold (the first decisions of a process, a `fracas verify`): a roll's exact masses kept per code
 and read without Fractions, the difficulty dice counted in whole numbers, the wound ladder summed from lists, the
