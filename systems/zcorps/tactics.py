@@ -1043,12 +1043,13 @@ def choose(enc: Encounter, actor: str, style: Style) -> Option:
     return _choose(enc, actor, style)[0]
 
 
-def _choose(enc: Encounter, actor: str, style: Style) -> tuple[Option, float]:
-    """The best option, and what staying where the actor stands costs (the value of holding is less that)."""
+def _choose(enc: Encounter, actor: str, style: Style, ctx: Context | None = None) -> tuple[Option, float]:
+    """The best option, and what staying where the actor stands costs (the value of holding is less that); ``ctx``:
+    the actor's context already made in this state (for this style), else a fresh one."""
     me = enc.state.actors[actor]
     here = (me.x, me.y)
     r = R.rules(enc)
-    ctx = context(enc, actor, style)
+    ctx = context(enc, actor, style) if ctx is None else ctx
     if not ctx.foes:
         return Option(0.0, "hold"), 0.0
     crowd = enc.crowd
@@ -1340,9 +1341,10 @@ def incoming_shot(ctx: Context, attacker: str, incoming: R.Incoming) -> Shot | N
     )
 
 
-def action_worth(enc: Encounter, actor: str, style: Style) -> float:
-    """What one action of ``actor`` is worth now: its best option's value over holding (never below 0)."""
-    best, stay = _choose(enc, actor, style)
+def action_worth(enc: Encounter, actor: str, style: Style, ctx: Context | None = None) -> float:
+    """What one action of ``actor`` is worth now: its best option's value over holding (never below 0); ``ctx``: the
+    decision's context already made in this state (:func:`wants_defence`), else a fresh one."""
+    best, stay = _choose(enc, actor, style, ctx)
     return max(0.0, best.value + stay)
 
 
@@ -1359,15 +1361,24 @@ def weigh_defence(
     """ZC-DEF-1 (policy, edition 6): the expected harm an active defence prevents, from the attack declared (its
     exact odds and harm without and with the defence roll added to the difficulty) and from the attacks likely to
     come before the defender's next action, weighted by the style; against the worth of the action it spends."""
-    prevented = harm_prevented(enc, defender, attacker, incoming, style, melee=melee)
-    return DefenceRead(prevented, action_worth(enc, defender, style) if prevented > 0.0 else 0.0)
+    ctx = context(enc, defender, style)  # one context for both halves: nothing moves between them
+    prevented = harm_prevented(enc, defender, attacker, incoming, style, melee=melee, ctx=ctx)
+    return DefenceRead(prevented, action_worth(enc, defender, style, ctx) if prevented > 0.0 else 0.0)
 
 
 def harm_prevented(
-    enc: Encounter, defender: str, attacker: str, incoming: R.Incoming, style: Style, *, melee: bool
+    enc: Encounter,
+    defender: str,
+    attacker: str,
+    incoming: R.Incoming,
+    style: Style,
+    *,
+    melee: bool,
+    ctx: Context | None = None,
 ) -> float:
-    """The first half of :func:`weigh_defence`: the expected harm prevented, weighted by the style."""
-    ctx = context(enc, defender, style)
+    """The first half of :func:`weigh_defence`: the expected harm prevented, weighted by the style (``ctx``: the
+    defender's context already made in this state, else a fresh one)."""
+    ctx = context(enc, defender, style) if ctx is None else ctx
     guard = defence_guard(enc, defender, melee=melee, partial=False)
     if guard.code.dice <= 0:
         return 0.0
@@ -1389,5 +1400,6 @@ def wants_defence(
     enc: Encounter, defender: str, attacker: str, incoming: R.Incoming, style: Style, *, melee: bool
 ) -> bool:
     """ZC-DEF-1 (policy, edition 6): defend when the harm prevented is worth more than the action spent."""
-    prevented = harm_prevented(enc, defender, attacker, incoming, style, melee=melee)
-    return prevented > 1e-9 and prevented > action_worth(enc, defender, style) + 1e-9
+    ctx = context(enc, defender, style)  # one context for both halves: nothing moves between them
+    prevented = harm_prevented(enc, defender, attacker, incoming, style, melee=melee, ctx=ctx)
+    return prevented > 1e-9 and prevented > action_worth(enc, defender, style, ctx) + 1e-9

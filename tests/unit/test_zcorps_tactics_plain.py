@@ -4,7 +4,8 @@ The shortcuts (systems/zcorps/tactics.py): a shot's dice built from a target par
 the decision; a shot's odds and worth kept for the decision; no called shot scored when a body shot's odds are
 already under the style's least; the nearest foes asked of the crowd within a smaller radius first; no cover cell
 looked for when the actor already has the map's best cover, and the cells looked at nearest first until the nearest
-by walk are found; an extra action's shots at -1D scored only with the weapons that hold the rounds for them.
+by walk are found; an extra action's shots at -1D scored only with the weapons that hold the rounds for them; an
+active defence weighed with one context for the harm it prevents and the action it spends.
 Their state is the decision's (a Context lives for one decision, in which nothing moves) or the map's (which never
 changes).
 
@@ -261,7 +262,7 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
     calls checked and the shortcuts met (an AssertionError names the first difference)."""
     seen: Counter[str] = Counter()
     shot_options, foes, cover_cells = tactics._shot_options, tactics._foes, tactics._cover_cells
-    extra_action_worth = tactics.extra_action_worth
+    extra_action_worth, wants_defence = tactics.extra_action_worth, tactics.wants_defence
 
     def checked_shot_options(ctx, cell, here, partial, weapons, pool_offset, quick):  # type: ignore[no-untyped-def]
         got = shot_options(ctx, cell, here, partial, weapons, pool_offset, quick)
@@ -299,6 +300,16 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["extra actions taken"] += got
         return got
 
+    def checked_wants_defence(enc, defender, attacker, incoming, style, *, melee):  # type: ignore[no-untyped-def]
+        got = wants_defence(enc, defender, attacker, incoming, style, melee=melee)
+        # each half with a context of its own
+        prevented = tactics.harm_prevented(enc, defender, attacker, incoming, style, melee=melee)
+        assert got == (prevented > 1e-9 and prevented > tactics.action_worth(enc, defender, style) + 1e-9), defender
+        seen["defences weighed"] += 1
+        seen["defences taken"] += got
+        return got
+
+    monkeypatch.setattr(tactics, "wants_defence", checked_wants_defence)
     monkeypatch.setattr(tactics, "extra_action_worth", checked_extra_action_worth)
     monkeypatch.setattr(tactics, "_shot_options", checked_shot_options)
     monkeypatch.setattr(tactics, "_foes", checked_foes)
@@ -317,7 +328,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
         total += seen
     # every check met real decisions, and every shortcut was taken somewhere (the horde packs the dead close)
     met = ("shot lists", "foe lists", "cover cell lists", "full cover cell lists", "near radius enough")
-    met += ("best cover already", "extra actions weighed", "extra actions taken")
+    met += ("best cover already", "extra actions weighed", "extra actions taken", "defences weighed", "defences taken")
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
