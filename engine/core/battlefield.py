@@ -165,6 +165,7 @@ class Battlefield:
         #: the sets of steps a metre nearer a goal that cells have (:meth:`_steps_nearer`), by number (0: not known)
         self._step_sets: list[tuple[tuple[int, int, int], ...]] = [()]
         self._step_numbers: dict[tuple[tuple[int, int, int], ...], int] = {}
+        self._steps_by_sign: dict[int, dict[int, tuple[tuple[int, int, int], ...]]] | None = None
         self._regions: list[int] | None = None
 
     # ------------------------------------------------------------ cells
@@ -329,18 +330,15 @@ class Battlefield:
         grid = self._blocked_grid()
         row = self.width + 2
         nxt: list[int] = []
+        axes = (1, -1, row, -row)
+        diagonals = ((row + 1, 1, row), (row - 1, -1, row), (1 - row, 1, -row), (-row - 1, -1, -row))
         for i in layer:
-            for step in (1, -1, row, -row):
+            for step in axes:
                 j = i + step
                 if label[j] < 0 and not grid[j]:
                     label[j] = value
                     nxt.append(j)
-            for step, side_x, side_y in (
-                (row + 1, 1, row),
-                (row - 1, -1, row),
-                (1 - row, 1, -row),
-                (-row - 1, -1, -row),
-            ):
+            for step, side_x, side_y in diagonals:
                 j = i + step
                 if label[j] < 0 and not grid[j] and not (grid[i + side_x] and grid[i + side_y]):
                     label[j] = value
@@ -513,22 +511,32 @@ class Battlefield:
             out.append((x, y))
         return out
 
+    def _step_indices(self) -> dict[int, dict[int, tuple[tuple[int, int, int], ...]]]:
+        """:data:`_STEP_OFFSETS` as ``(index offset on the padded grid, dx, dy)``, by the signs of the goal's offset."""
+        found = self._steps_by_sign
+        if found is None:
+            row = self.width + 2
+            found = self._steps_by_sign = {
+                sx: {sy: tuple((dy * row + dx, dx, dy) for dx, dy in offsets) for sy, offsets in by_y.items()}
+                for sx, by_y in _STEP_OFFSETS.items()
+            }
+        return found
+
     def _steps_nearer(self, field: list[int], here: int, x: int, y: int, gx: int, gy: int) -> int:
         """The steps from the padded cell ``here`` = ``(x, y)`` onto a cell one metre nearer the goal ``(gx, gy)`` by
         ``field`` (its search's labels) that :meth:`can_step` allows, in :func:`step_order`'s order, each once: their
         number in :attr:`_step_sets` (a few hundred sets at most, each ``(index offset, dx, dy)``)."""
         grid = self._blocked_grid()
-        row = self.width + 2
         nearer = field[here] - 1
         steps: list[tuple[int, int, int]] = []
-        for dx, dy in _STEP_OFFSETS[(gx > x) - (gx < x)][(gy > y) - (gy < y)]:
-            di = dy * row + dx
+        for step in self._step_indices()[(gx > x) - (gx < x)][(gy > y) - (gy < y)]:
+            di, dx, dy = step
             j = here + di
-            if field[j] != nearer or grid[j] or (di, dx, dy) in steps:
+            if field[j] != nearer or grid[j] or step in steps:
                 continue  # not a metre nearer, a wall (a goal on a wall: a labelled wall cell), or listed
-            if dx and dy and grid[here + dx] and grid[here + dy * row]:
+            if dx and dy and grid[here + dx] and grid[here + di - dx]:
                 continue  # no squeeze between two wall corners (can_step)
-            steps.append((di, dx, dy))
+            steps.append(step)
         key = tuple(steps)
         number = self._step_numbers.get(key)
         if number is None:
@@ -816,15 +824,20 @@ class Crowd:
             old = self.cell_of.get(actor)
             new = (a.x, a.y)
             if old != new:
+                width, height, row = self.width, self.height, self.width + 2
                 if old is not None:
                     here = self.cells[old]
                     here.remove(actor)
                     if not here:
                         del self.cells[old]
-                    self._stand(old, -1)
+                    x, y = old
+                    if 0 <= x < width and 0 <= y < height:  # actors never leave the map (nor block a cell off it)
+                        self.standing[(y + 1) * row + x + 1] -= 1
                 self.cells.setdefault(new, []).append(actor)
                 self.cell_of[actor] = new
-                self._stand(new, 1)
+                x, y = new
+                if 0 <= x < width and 0 <= y < height:
+                    self.standing[(y + 1) * row + x + 1] += 1
             placed = self.placed.get(actor)
             if kind is E.Moved and placed is not None:
                 # a step changes neither the side nor the grade (nor whether it can act): the position, and the
@@ -849,11 +862,6 @@ class Crowd:
                 self.placed[actor] = (side, grade, key)
                 return
         self._place(a)
-
-    def _stand(self, cell: Cell, change: int) -> None:
-        x, y = cell
-        if 0 <= x < self.width and 0 <= y < self.height:  # actors never leave the map (nor block a cell off it)
-            self.standing[(y + 1) * (self.width + 2) + x + 1] += change
 
     def _place(self, a: ActorState) -> None:
         aid = a.id
