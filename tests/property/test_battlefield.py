@@ -232,19 +232,23 @@ def _crowd_of(m: MapSpec, mover: Cell, others: frozenset[Cell]) -> Occupied:
     return crowd.blocked_for("x000")
 
 
+def crowded_posts(rng: random.Random, w: int, h: int) -> tuple[Battlefield, list[Cell]]:
+    """A ``w`` x ``h`` map with up to a third of its cells one-cell low posts, and its free cells."""
+    posts = [
+        WallSpec(name=f"p{i}", x=rng.randrange(w), y=rng.randrange(h), w=1, h=1, height="low")
+        for i in range(rng.randint(1, w * h // 3))
+    ]
+    field = Battlefield(MapSpec(width=w, height=h, walls=posts))
+    return field, [(x, y) for x in range(w) for y in range(h) if field.walkable((x, y))]
+
+
 def test_paths_on_crowded_posts_are_the_plain_walk() -> None:
     """A fixed sweep of small maps, a third of their cells one-cell posts: a step a metre nearer that squeezes between
     two posts' corners is common there (the walk must take the next cell of step_order, as can_step says)."""
     rng = random.Random(3)
     for _ in range(1500):
         w, h = rng.randint(3, 10), rng.randint(3, 10)
-        posts = [
-            WallSpec(name=f"p{i}", x=rng.randrange(w), y=rng.randrange(h), w=1, h=1, height="low")
-            for i in range(rng.randint(1, w * h // 3))
-        ]
-        m = MapSpec(width=w, height=h, walls=posts)
-        field = Battlefield(m)
-        free = [(x, y) for x in range(w) for y in range(h) if field.walkable((x, y))]
+        field, free = crowded_posts(rng, w, h)
         if len(free) < 2:
             continue
         start, goal = rng.choice(free), rng.choice(free)
@@ -252,7 +256,7 @@ def test_paths_on_crowded_posts_are_the_plain_walk() -> None:
         stop = rng.randint(0, 1)
         assert field.path_toward(start, goal, 20, stop=stop, blocked=blocked) == _path_toward_plainly(
             field, start, goal, 20, stop, blocked
-        ), (w, h, [(p.x, p.y) for p in posts], start, goal, sorted(blocked))
+        ), (w, h, [(p.x, p.y) for p in field.walls], start, goal, sorted(blocked))
 
 
 def _walk_to_reach_plainly(
@@ -315,13 +319,7 @@ def test_walk_to_reach_on_crowded_posts_is_the_plain_search() -> None:
     rng = random.Random(5)
     for _ in range(3000):
         w, h = rng.randint(4, 12), rng.randint(4, 12)
-        posts = [
-            WallSpec(name=f"p{i}", x=rng.randrange(w), y=rng.randrange(h), w=1, h=1, height="low")
-            for i in range(rng.randint(1, w * h // 3))
-        ]
-        m = MapSpec(width=w, height=h, walls=posts)
-        field = Battlefield(m)
-        free = [(x, y) for x in range(w) for y in range(h) if field.walkable((x, y))]
+        field, free = crowded_posts(rng, w, h)
         if len(free) < 3:
             continue
         start = rng.choice(free)
@@ -330,7 +328,7 @@ def test_walk_to_reach_on_crowded_posts_is_the_plain_search() -> None:
         metres = rng.randint(1, 12)
         assert field.walk_to_reach(start, targets, metres, blocked=blocked) == _walk_to_reach_plainly(
             field, start, targets, metres, blocked
-        ), (w, h, [(p.x, p.y) for p in posts], start, targets, sorted(blocked), metres)
+        ), (w, h, [(p.x, p.y) for p in field.walls], start, targets, sorted(blocked), metres)
 
 
 @given(st.data())
