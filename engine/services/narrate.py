@@ -203,6 +203,8 @@ class Narrator:
         self.after = False  # the aftermath has started
         self._pending: tuple[E.DiceRolled, int, str, str] | None = None  # a Z-Corps roll waiting for its Joker
         self._ids: re.Pattern[str] | None = None
+        #: purpose_text's phrases by logged purpose, for the names learnt so far (a horde logs 41,000 "tie roll-off")
+        self._purposes: dict[str, str] = {}
 
     # ------------------------------------------------------------ names
 
@@ -233,9 +235,11 @@ class Narrator:
         names = self.levels.get(actor, {}).get(monitor, [])
         return names[index] if 0 <= index < len(names) else f"level {index}"
 
-    def _learn(self, actor: str, name: str) -> None:
+    def learn(self, actor: str, name: str) -> None:
+        """Name ``actor`` from now on (what is kept of the names read so far is read again)."""
         self.names[actor] = name
         self._ids = None
+        self._purposes.clear()
 
     def names_in(self, text: str) -> str:
         """``text`` with every known actor id replaced by the actor's name (mid-sentence form)."""
@@ -372,6 +376,12 @@ class Narrator:
 
     def purpose_text(self, purpose: str) -> str:
         """Why a roll is made, as a phrase after "rolls 3d6": ``for the pistol attack on the guard``, ``to dodge``."""
+        got = self._purposes.get(purpose)
+        if got is None:
+            got = self._purposes[purpose] = self._purpose_text(purpose)
+        return got
+
+    def _purpose_text(self, purpose: str) -> str:
         m = _PANNE.match(purpose)
         if m is not None:
             return f"for the {m.group('weapon')}'s Panne check (it may fail on {m.group('at')} or more)"
@@ -419,7 +429,7 @@ class Narrator:
                     self.sides[s["id"]] = name if isinstance(name, str) and name else ""
             for a in ev.scenario.get("actors", []) or []:
                 if isinstance(a, dict) and isinstance(a.get("id"), str) and isinstance(a.get("name"), str):
-                    self._learn(a["id"], a["name"])
+                    self.learn(a["id"], a["name"])
             if ev.dice.source == "derived":
                 # a seed drawn by `fracas commit` is secret until revealed; a typed (or the scenario's) is not
                 dice = (
@@ -438,7 +448,7 @@ class Narrator:
         if isinstance(ev, E.RoundStarted):
             return self._c("bold", f"--- Round {ev.round} ---")
         if isinstance(ev, E.ActorEntered):
-            self._learn(ev.actor, ev.name)
+            self.learn(ev.actor, ev.name)
             self.levels[ev.actor] = {m.name: list(m.levels) for m in ev.monitors}
             who = "played at the table" if ev.policy == "human" else f"{ev.policy} AI" if ev.policy else ""
             side = f"side: {self.side(ev.side)}"

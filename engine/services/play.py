@@ -373,7 +373,7 @@ def play_scenario(
     prompter = Prompter(inp, out)
     narrator = Narrator()
     for a in loaded.spec.actors:
-        narrator.names[a.id] = a.name
+        narrator.learn(a.id, a.name)
     table = Table(narrator)
     source: DiceSource | None = entered_dice(prompter, narrator) if dice == "entered" else None
     enc = Encounter(

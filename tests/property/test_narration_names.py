@@ -50,3 +50,10 @@ def test_an_id_inside_a_longer_word_is_not_a_name() -> None:
 def test_an_id_with_a_dot_or_a_space_is_still_named() -> None:
     narrator = narrator_of(["dr. hal", "z1"])
     assert narrator.names_in("z1 bites dr. hal") == "The Name1 bites Name0"
+
+
+def test_a_purpose_read_again_names_an_actor_learnt_since() -> None:
+    narrator = Narrator()
+    assert narrator.purpose_text("pistol attack on z7") == "for the pistol attack on z7"  # no actor introduced yet
+    narrator.learn("z7", "The shambler")
+    assert narrator.purpose_text("pistol attack on z7") == "for the pistol attack on the shambler"
