@@ -472,46 +472,38 @@ def tie_broken_order(
     return out
 
 
+def _one_die_each(enc: Encounter, group: list[str], sides: int, rule: str, purpose: str) -> list[int]:
+    """A die for each actor of ``group`` in its order, each recorded as its own event (C-TIE-1, C-LOG-1)."""
+    dice = enc.dice
+    if type(dice) is not DerivedDice:  # a subclass's draw may do more: a roll each
+        return [enc.roll(1, sides, actor=a, purpose=purpose, rule=rule)[0] for a in group]
+    # The group's faces derived in one call (a pure function of the die numbers), then recorded one event per
+    # actor with the counter moved a die at a time: the very events, and the very counter between them, of
+    # enc.roll per actor above (tests/unit/test_per_event_path.py compares both).
+    emit = enc.emit
+    source = dice.kind
+    k = dice.counter
+    faces = dice.faces(k, len(group), sides)
+    for a, face in zip(group, faces, strict=True):
+        dice.counter = k + 1
+        emit(
+            E.DiceRolled(
+                actor=a, purpose=purpose, rule=rule, sides=sides, faces=[face], fates=["kept"], first=k, source=source
+            )
+        )
+        k += 1
+    return faces
+
+
 def _roll_off(enc: Encounter, group: list[str], sides: int, rule: str, purpose: str) -> list[str]:
     # each rolls in the group's order; those with one face, in the group's order, roll off again
     by_face: dict[int, list[str]] = {}
-    dice = enc.dice
-    if type(dice) is DerivedDice:  # not a subclass, whose draw may do more
-        # The group's faces derived in one call (a pure function of the die numbers), then recorded one
-        # event per actor with the counter moved a die at a time: the very events, and the very counter
-        # between them, of enc.roll per actor below (tests/unit/test_tie_roll_off.py compares both).
-        emit = enc.emit
-        source = dice.kind
-        k = dice.counter
-        for a, face in zip(group, dice.faces(k, len(group), sides), strict=True):
-            dice.counter = k + 1
-            emit(
-                E.DiceRolled(
-                    actor=a,
-                    purpose=purpose,
-                    rule=rule,
-                    sides=sides,
-                    faces=[face],
-                    fates=["kept"],
-                    first=k,
-                    source=source,
-                )
-            )
-            k += 1
-            same = by_face.get(face)
-            if same is None:
-                by_face[face] = [a]
-            else:
-                same.append(a)
-    else:
-        roll = enc.roll
-        for a in group:
-            face = roll(1, sides, actor=a, purpose=purpose, rule=rule)[0]
-            same = by_face.get(face)
-            if same is None:
-                by_face[face] = [a]
-            else:
-                same.append(a)
+    for a, face in zip(group, _one_die_each(enc, group, sides, rule, purpose), strict=True):
+        same = by_face.get(face)
+        if same is None:
+            by_face[face] = [a]
+        else:
+            same.append(a)
     out: list[str] = []
     for face in sorted(by_face, reverse=True):
         same = by_face[face]
