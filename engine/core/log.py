@@ -115,9 +115,7 @@ class LogWriter:
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
         if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
             return
-        # _chain_entry written out (this runs for every event)
-        chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
-        digest = _sha256(self.prev + chained).digest()
+        chained, digest = _chain_entry(seq, rnd, count, sec, ev, self.prev)
         self.prev = digest
         if self.binary:
             self._pending.append(
