@@ -41,7 +41,7 @@ deterministic.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
@@ -330,12 +330,21 @@ def _by_need(
     return {}
 
 
-def _needs_read(shot: Shot, full_margin: bool, bands: Bands) -> tuple[ByNeed, int, tuple[float, ...]]:
-    """The kept answers by need for ``shot``, the points its hit adds (pips and a called shot's), and its harm table."""
+def _answers(shot: Shot, full_margin: bool, bands: Bands) -> Callable[[int], tuple[float, float]]:
+    """``answer(need)``: :func:`_from_need` for ``shot`` at ``need``, read from the answers kept by :func:`_by_need`
+    (worked out and kept the first time a need is asked)."""
     harm = harm_table(shot.damage, shot.resistance, shot.level, shot.undead, bands)
     head = max(0, shot.damage.pips + shot.flat)
     known = _by_need(shot.code, head, full_margin, shot.damage, shot.resistance, shot.level, shot.undead, bands)
-    return known, head, harm
+    code = shot.code
+
+    def answer(need: int) -> tuple[float, float]:
+        got = known.get(need)
+        if got is None:
+            got = known[need] = _from_need(code, need, head, full_margin, harm)
+        return got
+
+    return answer
 
 
 @lru_cache(maxsize=65536)
@@ -344,14 +353,10 @@ def shot_value(shot: Shot, per_die: int, floor: int, full_margin: bool, bands: B
     the damage (ZC-DMG-1: all of it, or a fifth)."""
     if shot.code.dice <= 0:
         return 0.0, 0.0
-    known, head, harm = _needs_read(shot, full_margin, bands)
+    answer = _answers(shot, full_margin, bands)
     hit = value = 0.0
     for v, pv in modifier_pmf(shot.up, shot.down, per_die):
-        need = max(floor, shot.fixed + v) - shot.bonus
-        got = known.get(need)
-        if got is None:
-            got = known[need] = _from_need(shot.code, need, head, full_margin, harm)
-        h, w = got
+        h, w = answer(max(floor, shot.fixed + v) - shot.bonus)
         hit += pv * h
         value += pv * w
     return hit, value
@@ -387,7 +392,7 @@ def guarded_value(
     difficulty die and each defence total, as :func:`shot_value` counts them without the defence."""
     if shot.code.dice <= 0:
         return 0.0, 0.0
-    known, head, harm = _needs_read(shot, full_margin, bands)
+    answer = _answers(shot, full_margin, bands)
     needs: dict[int, float] = {}
     for v, pv in modifier_pmf(shot.up, shot.down, per_die):
         for g, pg in guard_pmf(guard):
@@ -395,10 +400,7 @@ def guarded_value(
             needs[need] = needs.get(need, 0.0) + pv * pg
     hit = value = 0.0
     for need, pn in needs.items():
-        got = known.get(need)
-        if got is None:
-            got = known[need] = _from_need(shot.code, need, head, full_margin, harm)
-        h, w = got
+        h, w = answer(need)
         hit += pn * h
         value += pn * w
     return hit, value
