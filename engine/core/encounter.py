@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -213,6 +213,37 @@ class Encounter:
         for listener in self.listeners:
             listener(seq, rnd, count, sec, ev)
         self.seq = seq + 1
+
+    def emit_each(self, events: Iterable[E.Event]) -> None:
+        """:meth:`emit` of each event in turn, with the clock read once: for runs of events at one tick.
+
+        ``events`` may be a generator that does its own bookkeeping between events (the dice
+        counter of a roll-off, tests/unit/test_per_event_path.py): what a listener sees is the
+        same, and each event is folded, written and heard exactly as :meth:`emit` does it.
+        """
+        state, crowd, append, listeners = self.state, self.crowd, self.writer.append, self.listeners
+        now = int(self.env._now)  # nothing here moves the clock, the round or the aftermath: as emit, once
+        sec = now / TICKS_PER_SECOND
+        rnd = self.round
+        count = 0
+        if rnd and not self.in_aftermath:
+            count = rnd * self.round_ticks - now
+            if count < 0:
+                count = 0
+        for ev in events:
+            kind = type(ev)
+            if self.undrawn_faces and kind is not E.DiceRolled:
+                raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
+            PROJECTION_HANDLERS[kind](state, ev)
+            if kind in CROWD_EVENTS:
+                crowd.observe(ev)
+            seq = self.seq
+            state.seq = seq
+            state.sec = sec
+            append(seq, rnd, count, sec, ev)  # type: ignore[arg-type]
+            for listener in listeners:
+                listener(seq, rnd, count, sec, ev)
+            self.seq = seq + 1
 
     def flush(self) -> None:
         self.writer.flush()
@@ -480,18 +511,20 @@ def _one_die_each(enc: Encounter, group: list[str], sides: int, rule: str, purpo
     # The group's faces derived in one call (a pure function of the die numbers), then recorded one event per
     # actor with the counter moved a die at a time: the very events, and the very counter between them, of
     # enc.roll per actor above (tests/unit/test_per_event_path.py compares both).
-    emit = enc.emit
     source = dice.kind
-    k = dice.counter
-    faces = dice.faces(k, len(group), sides)
-    for a, face in zip(group, faces, strict=True):
-        dice.counter = k + 1
-        emit(
-            E.DiceRolled(
+    first = dice.counter
+    faces = dice.faces(first, len(group), sides)
+
+    def rolls() -> Iterator[E.DiceRolled]:
+        k = first
+        for a, face in zip(group, faces, strict=True):
+            dice.counter = k + 1
+            yield E.DiceRolled(
                 actor=a, purpose=purpose, rule=rule, sides=sides, faces=[face], fates=["kept"], first=k, source=source
             )
-        )
-        k += 1
+            k += 1
+
+    enc.emit_each(rolls())  # one tick: the clock read once for the group
     return faces
 
 

@@ -17,7 +17,7 @@ from fracas.core.system import Process, policy_table, registered_policy_names
 from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps.odds import DCode, parse_code, success_probability
 from fracas.systems.zcorps.oddscmd import ZCorpsOdds
-from fracas.systems.zcorps.policies import POLICIES, defend_melee, defend_ranged, wants_extra_action
+from fracas.systems.zcorps.policies import POLICIES, Policy, defend_melee, defend_ranged, wants_extra_action
 from fracas.systems.zcorps.rules import (
     INCAPACITATED,
     MORTALLY,
@@ -258,17 +258,23 @@ class ZCorps:
         for aid in order:
             R.action_counts(enc, aid, inits[aid], wants_extra_action(enc, aid))
         enc.flush()
+        policies = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")
+        pending = R.book(enc).pending
         # every actor's turns in the clock's order, without a SimPy process each (C-CLOCK-1)
-        yield from play_turns(enc.env, [self._turns(enc, aid, rank) for rank, aid in enumerate(order)])
+        yield from play_turns(
+            enc.env, [self._turns(enc, aid, rank, pending[aid], policies) for rank, aid in enumerate(order)]
+        )
         if not enc.over:
             R.end_of_round(enc, rnd)
             enc.check_end()
 
-    def _turns(self, enc: Encounter, aid: str, rank: int) -> Turn:
-        """One actor's actions of the round, each at its count (a turn of :func:`play_turns`)."""
-        pending = R.book(enc).pending[aid]
+    def _turns(self, enc: Encounter, aid: str, rank: int, pending: list[int], policies: dict[str, Policy]) -> Turn:
+        """One actor's actions of the round, each at its count (a turn of :func:`play_turns`).
+
+        ``pending``: the counts of its actions (the round's book); ``policies``: the policy table.
+        """
         policy_name = R.traits(enc, aid).policy
-        policy = policy_table(self.name, POLICIES, expected="a callable (Encounter, actor id) -> Plan")[policy_name]
+        policy = policies[policy_name]
         last = enc.tick_of(0)  # count c of this round is tick last - c
         priority = PRIORITY_ACT + rank
         conditions = enc.state.actors[aid].conditions  # an actor's state is one object all fight long
@@ -329,12 +335,16 @@ class ZCorps:
         last = enc.tick_of(0)
         priority = PRIORITY_MOVE + rank
         a = enc.state.actors[aid]
+        conditions = a.conditions  # an actor's state is one object all fight long
         crowd = enc.crowd
         for i, cell in enumerate(plan.path):
             at = count - i if count - i > 1 else 1
             if i:
                 yield last - at, priority
-            if enc.over or not a.can_act() or "grabbed" in a.conditions or crowd.is_occupied(cell, aid):
+            # not can_act(), written out: this runs at every metre
+            if enc.over or not DISABLING.isdisjoint(conditions) or "grabbed" in conditions:
+                return
+            if crowd.is_occupied(cell, aid):
                 return
             enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule=rule))
         enc.check_end()

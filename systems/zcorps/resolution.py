@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import msgspec
 from fracas.core import events as E
 from fracas.core.battlefield import STANDS_IN, Cover, Occupied
+from fracas.core.dice import DerivedDice
 from fracas.core.encounter import Encounter, tie_broken_order
 from fracas.core.scenario import CoverZone
 from fracas.core.state import ActorState
@@ -96,6 +97,12 @@ class Plan(msgspec.Struct, kw_only=True):
         return self.targets[0] if self.targets else None
 
     def text(self) -> str:
+        kind = self.kind
+        if kind == "move" and not self.partial and not self.stakes:  # most actions of a horde: the last branch below
+            path = self.path
+            who = " and ".join(self.targets)
+            moving = f"move {len(path)} m to {path[-1] if path else None}"
+            return f"{moving} toward {who}" if who else moving
         who = " and ".join(self.targets)
         if self.kind == "shoot":
             parts = [f"shoot {who} with {self.weapon} ({self.mode.replace('_', ' ')})"]
@@ -461,7 +468,10 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
     Two DiceRolled events: the plain dice (a die removed by a Joker 1 is
     ``cancelled``), then the Joker chain (each rerolled 6 ``exploded``).
     """
-    start = enc.dice.counter
+    dice = enc.dice
+    if code.dice == 1 and type(dice) is DerivedDice:
+        return _roll_joker_alone(enc, dice, actor, code, purpose)
+    start = dice.counter
     roll = roll_pool(enc.drawer(6, actor=actor, purpose=purpose), code, lone_joker_cancels=rules(enc).edition >= 2)
     if code.dice <= 0:  # roll.automatic_failure
         enc.emit(
@@ -498,6 +508,40 @@ def roll_code(enc: Encounter, actor: str, code: DCode, *, purpose: str, rule: st
             what = f"cancels the highest die ({roll.cancelled})" if roll.cancelled else "cancels nothing (1D pool)"
         enc.emit(E.Noted(actor=actor, text=f"{purpose}: Joker 1 {what}; possible complication", rule="ZC-WILD-2"))
     return roll
+
+
+def _roll_joker_alone(enc: Encounter, dice: DerivedDice, actor: str, code: DCode, purpose: str) -> PoolRoll:
+    """:func:`roll_code` of a 1D pool (a zombie's initiative: a thousand a round), written out for derived dice.
+
+    The pool is its Joker alone (ZC-WILD-1), so there are no plain dice and one DiceRolled event; the very
+    roll, events and dice counter of the general path (tests/unit/test_per_event_path.py compares both).
+    """
+    first = dice.counter
+    joker = dice.faces(first, 1, 6)
+    while joker[-1] == 6:  # ZC-WILD-1: a 6 is added and rolled again
+        joker.append(dice.faces(first + len(joker), 1, 6)[0])
+    dice.counter = first + len(joker)
+    total = sum(joker)
+    # ZC-WILD-2: a first 1 cancels the highest die, here the Joker itself (rules edition 2 on; edition 1 kept it)
+    lone_cancelled = joker[0] == 1 and rules(enc).edition >= 2
+    if lone_cancelled:
+        total -= 1
+    enc.emit(
+        E.DiceRolled(
+            actor=actor,
+            purpose=roll_purposes(purpose, 1, code.pips)[1],
+            rule="ZC-WILD-2" if joker[0] == 1 else "ZC-WILD-1",
+            sides=6,
+            faces=joker,
+            fates=[CANCELLED] if lone_cancelled else chain_fates(joker),
+            first=first,
+            source=dice.kind,
+        )
+    )
+    if joker[0] == 1:
+        what = "cancels itself, the highest die (1D pool)" if lone_cancelled else "cancels nothing (1D pool)"
+        enc.emit(E.Noted(actor=actor, text=f"{purpose}: Joker 1 {what}; possible complication", rule="ZC-WILD-2"))
+    return PoolRoll(code, [], [], joker, cancelled=1 if lone_cancelled else None, dice_total=total)
 
 
 def spend_cp(enc: Encounter, actor: str, roll: PoolRoll, n: int, *, purpose: str) -> None:
@@ -743,12 +787,13 @@ def pool_penalties(enc: Encounter, actor: str, *, agility: bool, skill_roll: boo
 def roll_initiative(enc: Encounter, actor: str) -> int:
     """ZC-INIT-1: an Agilité roll (Joker explodes); one action per full 10, at least one."""
     r = rules(enc)
-    code = traits(enc, actor).codes["agilite"]
+    t = traits(enc, actor)
+    code = t.codes["agilite"]
     pens = pool_penalties(enc, actor, agility=True, skill_roll=False)
     rolled = with_dice(code, sum(d for _, d, _ in pens)) if pens else code
     roll = roll_code(enc, actor, rolled, purpose="initiative (Agilité)", rule="ZC-INIT-1")
     short = r.points_per_action - roll.total % r.points_per_action
-    if asks_human(enc, actor):
+    if r.edition >= 4 and t.policy == "human":  # asks_human()
         actions = max(1, roll.total // r.points_per_action)
         stands = f"{actions} action{'s' if actions > 1 else ''}, {short} short of one more"
         human_cp(enc, actor, roll, purpose="initiative (Agilité)", stands=stands)
@@ -768,11 +813,9 @@ def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
         # order tie_broken_order gives, without building every tie-break key
         return sorted(inits, key=inits.__getitem__, reverse=True)
     table = traits_table(enc)
-
-    def key(aid: str) -> tuple[int, int, int, int, int]:
-        return (-inits[aid], *table[aid].initiative_tie)
-
-    return tie_broken_order(enc, inits, key, rule="ZC-INIT-1")
+    # each key built once (tie_broken_order asks for it twice: to sort and to group)
+    keys = {aid: (-init, *table[aid].initiative_tie) for aid, init in inits.items()}
+    return tie_broken_order(enc, inits, keys.__getitem__, rule="ZC-INIT-1")
 
 
 def action_counts(enc: Encounter, actor: str, value: int, extra: int) -> list[int]:

@@ -9,6 +9,7 @@ taken) and once with a derived-dice subclass the shortcuts do not recognise
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,35 @@ def _roll_off_groups(log: Path) -> list[int]:
         elif sizes[-1]:
             sizes.append(0)
     return sizes
+
+
+@pytest.mark.parametrize("edition", [1, 6])
+def test_a_lone_joker_rolled_at_once_writes_what_the_general_roll_writes(tmp_path: Path, edition: int) -> None:
+    """A 1D pool (each zombie's initiative) is written out for derived dice (resolution._roll_joker_alone).
+
+    Rules edition 1 kept a lone Joker's 1 and later editions cancel it (ZC-WILD-2): both readings, against
+    the general roll of :func:`fracas.systems.zcorps.dice.roll_pool`.
+    """
+    text = (DATA / "zc_horde.toml").read_text(encoding="utf-8")
+    scenario = tmp_path / "horde.toml"
+    scenario.write_text(text.replace("[map]", f"[rules]\nedition = {edition}\n\n[map]", 1), encoding="utf-8")
+    fast, plain = tmp_path / "fast.log", tmp_path / "plain.log"
+    seen_fast = _fight(scenario, "1", DerivedDice("1"), fast, binary=False)
+    seen_plain = _fight(scenario, "1", PlainDerivedDice("1"), plain, binary=False)
+    assert fast.read_bytes() == plain.read_bytes()
+    assert seen_fast == seen_plain
+    # not vacuous: lone Jokers rolled a 1 (cancelled from edition 2 on, kept in edition 1) and exploded
+    from fracas.core.log import read_log
+
+    events = [e.ev for e in read_log(plain).entries]
+    # the Jokers of 1D pools: no plain dice of the same roll just before them
+    jokers = [
+        ev
+        for before, ev in itertools.pairwise(events)
+        if type(ev) is E.DiceRolled
+        and ev.purpose == "initiative (Agilité): Joker"
+        and not (type(before) is E.DiceRolled and before.purpose.startswith("initiative (Agilité) ("))
+    ]
+    lone_ones = [ev for ev in jokers if ev.faces[0] == 1]
+    assert lone_ones and any(len(ev.faces) > 2 for ev in jokers)
+    assert all(ev.fates == (["kept"] if edition == 1 else ["cancelled"]) for ev in lone_ones)
