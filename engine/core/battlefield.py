@@ -47,6 +47,7 @@ versions.
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -167,6 +168,8 @@ class Battlefield:
         self._step_numbers: dict[tuple[tuple[int, int, int], ...], int] = {}
         self._steps_by_sign: dict[int, dict[int, tuple[tuple[int, int, int], ...]]] | None = None
         self._regions: list[int] | None = None
+        #: :meth:`reaches_from`'s answers by start cell (they read only the walls, which never move)
+        self._reached_from: dict[Cell, Callable[[Cell], bool]] = {}
 
     # ------------------------------------------------------------ cells
 
@@ -401,9 +404,13 @@ class Battlefield:
         return regions[(ay + 1) * row + ax + 1] == regions[(by + 1) * row + bx + 1]
 
     def reaches_from(self, a: Cell) -> Callable[[Cell], bool]:
-        """``reaches(a, b)`` for the ``b`` asked, ``a``'s region read once (a zombie asks it of the nearest foes)."""
+        """``reaches(a, b)`` for the ``b`` asked, ``a``'s region read once (a zombie asks it of the nearest foes);
+        kept per cell ``a`` (it reads only the walls)."""
         if self.open:
             return _always
+        reached = self._reached_from.get(a)
+        if reached is not None:
+            return reached
         width, height, walls = self.width, self.height, self.wall_at
         ax, ay = a
         if not (0 <= ax < width and 0 <= ay < height) or a in walls:
@@ -412,13 +419,16 @@ class Battlefield:
         regions = self._free_regions()
         mine = regions[(ay + 1) * row + ax + 1]
 
-        def reached(b: Cell) -> bool:
+        def reached_from_a(b: Cell) -> bool:
             bx, by = b
             if not (0 <= bx < width and 0 <= by < height) or b in walls:
                 return self.reaches(a, b)
             return regions[(by + 1) * row + bx + 1] == mine
 
-        return reached
+        if len(self._reached_from) >= SIGHT_KEPT:
+            self._reached_from.clear()  # a memory bound (a cell each, on a large map)
+        self._reached_from[a] = reached_from_a
+        return reached_from_a
 
     def _free_regions(self) -> list[int]:
         """Each padded cell's region of free cells (-1: a wall or the border), labelled once: two free cells are
@@ -599,6 +609,21 @@ class Battlefield:
         sx, sy = start
         first = (sy + 1) * row + sx + 1
         at_start = first if 0 <= sx < width and 0 <= sy < height else -1  # the start's padded cell, if on the map
+        steps_to = _padded_steps(row)
+        if at_start >= 0:  # hemmed in (a zombie in the thick of the horde): no first step, no walk
+            for dx, dy, step in steps_to:
+                j = first + step
+                if grid[j] or (dx and dy and grid[first + dx] and grid[first + dy * row]):
+                    continue  # a wall, the border, or a squeeze between two wall corners
+                if standing is not None:
+                    n = standing[j]
+                    if n and (n > 1 or j != own):
+                        continue
+                elif (j % row - 1, j // row - 1) in blocked:
+                    continue
+                break
+            else:
+                return None
         # the slots, by padded index: the free cells beside a target, each given to the first target it is beside
         slot_at: dict[int, int] = {}
         for k, t in enumerate(targets):
@@ -645,7 +670,6 @@ class Battlefield:
                 shut_start = False
         if shut_start:
             return None  # no slot within reach, were nobody in the way
-        steps_to = [(dx, dy, dy * row + dx) for dx, dy in NEIGHBOURS]
         layer = [first]
         for steps in range(metres):
             nxt: list[int] = []
@@ -744,6 +768,12 @@ class _Search:
 NEIGHBOURS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
 #: A cell and its neighbours: the cells within one metre of it.
 _AROUND: tuple[Cell, ...] = ((0, 0), *NEIGHBOURS)
+
+
+@functools.cache
+def _padded_steps(row: int) -> tuple[tuple[int, int, int], ...]:
+    """:data:`NEIGHBOURS` as ``(dx, dy, index offset)`` on a padded grid of ``row`` cells a row."""
+    return tuple((dx, dy, dy * row + dx) for dx, dy in NEIGHBOURS)
 
 
 def _always(cell: Cell) -> bool:
@@ -1107,6 +1137,21 @@ class Crowd:
                 break
             picked.update(dict.fromkeys(found[1][: count - len(picked)]))
         return list(picked)
+
+    def all_near(self, x: int, y: int, sides: Sequence[str]) -> list[tuple[int, str]] | None:
+        """Every able actor of ``sides`` as (distance from ``(x, y)``, id), sorted, when they are few (at most
+        :attr:`few`); None when there are more (ask :meth:`nearest` or :meth:`within`, which look at the buckets
+        round the point). A zombie's decision asks several questions of the few living: this answers them all."""
+        each = self._each_able(sides)
+        if each is None:
+            return None
+        out: list[tuple[int, str]] = []
+        for members in each:
+            for aid, (ax, ay) in members.items():
+                d, e = abs(ax - x), abs(ay - y)
+                out.append((d if d > e else e, aid))
+        out.sort()
+        return out
 
     def within(
         self, x: int, y: int, sides: Iterable[str], metres: int, *, grades: Iterable[int] | None = None

@@ -390,10 +390,19 @@ def zombie(enc: Encounter, actor: str) -> Plan:
     actors, x, y = enc.state.actors, a.x, a.y
     crowd = enc.crowd
     spreads = rules(enc).edition >= SPREAD_EDITION
-    accept = _reached_unheld(enc, a) if spreads else _reached(enc, a)
-    found = crowd.nearest(x, y, crowd.other_sides(a.side), accept=accept)
-    if found is None and spreads and crowd.nearest(x, y, crowd.other_sides(a.side), accept=_reached(enc, a)):
-        return Plan(kind="hold")  # every foe it can reach is in another's hold: a second grab would free it
+    others = crowd.other_sides(a.side)
+    # a few able foes (a horde's handful of survivors): each one's distance, nearest first (then by id), read once
+    near = crowd.all_near(x, y, others) if spreads else None
+    if near is not None:
+        first = _first_reached_unheld(enc, a, near)
+        found = None if first is None else (first[0], [first[1]])
+        if found is None and _first_reached(enc, a, near) is not None:
+            return Plan(kind="hold")  # every foe it can reach is in another's hold: a second grab would free it
+    else:
+        accept = _reached_unheld(enc, a) if spreads else _reached(enc, a)
+        found = crowd.nearest(x, y, others, accept=accept)
+        if found is None and spreads and crowd.nearest(x, y, others, accept=_reached(enc, a)):
+            return Plan(kind="hold")  # every foe it can reach is in another's hold: a second grab would free it
     if found is not None:
         d, ids = found
         target = actors[ids[0]]
@@ -404,7 +413,7 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         end = path[-1] if path else here
         if spreads and len(path) < metres and distance(end, pos(target)) > 1:
             # the way to the nearest is blocked short of it: round to a free side of a survivor
-            spread = _to_a_free_side(enc, a, metres)
+            spread = _to_a_free_side(enc, a, metres, near)
             if spread is not None:
                 return spread
         return Plan(kind="move", targets=[target.id], path=path)
@@ -463,7 +472,34 @@ def _reached_unheld(enc: Encounter, me: ActorState) -> Callable[[str], bool]:
     return accept
 
 
-def _to_a_free_side(enc: Encounter, a: ActorState, metres: int) -> Plan | None:
+def _first_reached_unheld(enc: Encounter, me: ActorState, foes: list[tuple[int, str]]) -> tuple[int, str] | None:
+    """:func:`_reached_unheld`'s first foe of ``foes`` (sorted by distance, then id): the nearest a crowd query with
+    that filter finds, of its ids the first (each foe asked in turn until one passes, and no more)."""
+    reached = enc.battlefield.reaches_from((me.x, me.y))
+    actors, me_id = enc.state.actors, me.id
+    for d, fid in foes:
+        foe = actors[fid]
+        if "grabbed" in foe.conditions and _held_by_another(enc, foe, me_id):
+            continue
+        if reached((foe.x, foe.y)):
+            return d, fid
+    return None
+
+
+def _first_reached(enc: Encounter, me: ActorState, foes: list[tuple[int, str]]) -> tuple[int, str] | None:
+    """:func:`_reached`'s first foe of ``foes`` (sorted by distance, then id), held or not."""
+    reached = enc.battlefield.reaches_from((me.x, me.y))
+    actors = enc.state.actors
+    for d, fid in foes:
+        foe = actors[fid]
+        if reached((foe.x, foe.y)):
+            return d, fid
+    return None
+
+
+def _to_a_free_side(
+    enc: Encounter, a: ActorState, metres: int, foes: list[tuple[int, str]] | None = None
+) -> Plan | None:
     """ZC-MOVE-1 (policy, edition 5): ``metres`` steps of the shortest walk to a free cell at arm's reach of a
     foe able to act, around the walls and the others standing there, when one is within a walk of
     :data:`SPREAD_WALK` metres (None: none is). Asked when the walk toward the nearest foe stops short.
@@ -471,14 +507,20 @@ def _to_a_free_side(enc: Encounter, a: ActorState, metres: int) -> Plan | None:
     The dead do not queue behind the one at the gap: they spread along the barricade and go round
     to its other end and to the other survivors. Of equally short walks, the nearest foe first
     (then by id): :meth:`fracas.core.battlefield.Battlefield.walk_to_reach`.
+
+    ``foes``: every able foe as (distance, id), sorted (:meth:`fracas.core.battlefield.Crowd.all_near`), when
+    the decision has them already.
     """
     crowd = enc.crowd
     actors = enc.state.actors
-    near = [
-        (d, fid)
-        for d, fid in crowd.within(a.x, a.y, crowd.other_sides(a.side), SPREAD_WALK + 1)
-        if "grabbed" not in actors[fid].conditions or not _held_by_another(enc, actors[fid], a.id)
-    ]
+    if foes is None:
+        foes = crowd.within(a.x, a.y, crowd.other_sides(a.side), SPREAD_WALK + 1)
+    near = []
+    for d, fid in foes:
+        if d > SPREAD_WALK + 1:
+            break  # sorted: the rest are farther
+        if "grabbed" not in actors[fid].conditions or not _held_by_another(enc, actors[fid], a.id):
+            near.append((d, fid))
     if not near:
         return None
     cells = [(actors[fid].x, actors[fid].y) for _, fid in near]

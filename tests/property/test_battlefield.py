@@ -142,6 +142,11 @@ def test_walk_fields_and_reach_are_the_plain_search(data: st.DataObject) -> None
         assert field.reaches(start, goal) == (start in reach)
         assert field.reaches_from(start)(goal) == (start in reach)  # the start's region read once
         assert field.walk_distance(start, goal) == reach.get(start)
+    # the answers kept per start cell (asked again below), for other goals: each the plain search's
+    starts = data.draw(st.lists(cells(m), max_size=3))
+    for start in starts + starts:
+        for other in data.draw(st.lists(cells(m), max_size=4)):
+            assert field.reaches_from(start)(other) == (start in _bfs(field, other)), (start, other)
 
 
 @given(st.data())
@@ -331,6 +336,33 @@ def test_walk_to_reach_on_crowded_posts_is_the_plain_search() -> None:
         ), (w, h, [(p.x, p.y) for p in field.walls], start, targets, sorted(blocked), metres)
 
 
+def test_walk_to_reach_in_the_thick_of_a_crowd_is_the_plain_search() -> None:
+    """A fixed sweep of small maps with posts and a dense crowd (half the free cells taken and more): a mover hemmed
+    in by the others and the posts' corners (no first step: no walk, found before any slot is looked for), or with
+    a single way out, as in the thick of the horde; the crowd's view as well as a set of cells."""
+    rng = random.Random(11)
+    hemmed = 0
+    for _ in range(1000):
+        w, h = rng.randint(3, 9), rng.randint(3, 9)
+        field, free = crowded_posts(rng, w, h)
+        if len(free) < 3:
+            continue
+        start = rng.choice(free)
+        targets = [rng.choice(free) for _ in range(rng.randint(1, 3))]
+        blocked = frozenset(rng.sample(free, rng.randint(len(free) // 2, len(free) - 1))) - {start}
+        metres = rng.randint(1, 8)
+        plain = _walk_to_reach_plainly(field, start, targets, metres, blocked)
+        where = (w, h, [(p.x, p.y) for p in field.walls], start, targets, sorted(blocked), metres)
+        assert field.walk_to_reach(start, targets, metres, blocked=blocked) == plain, where
+        m = MapSpec(width=w, height=h, walls=field.walls)
+        assert field.walk_to_reach(start, targets, metres, blocked=_crowd_of(m, start, blocked)) == plain, where
+        hemmed += not any(
+            field.can_step(start, (start[0] + dx, start[1] + dy)) and (start[0] + dx, start[1] + dy) not in blocked
+            for dx, dy in NEIGHBOURS
+        )
+    assert hemmed > 150  # not vacuous
+
+
 @given(st.data())
 @settings(max_examples=300, deadline=None)
 def test_open_map_walks_are_the_old_straight_walks(data: st.DataObject) -> None:
@@ -437,6 +469,9 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
     else:
         best = min(dist[i] for i in kept)
         assert got == (best, sorted(i for i in kept if dist[i] == best))
+    # every able actor of the sides asked, nearest first, when they are few (None when more)
+    listed = crowd.all_near(x, y, wanted)
+    assert listed == (sorted((dist[a.id], a.id) for a in able) if len(able) <= crowd.few else None)
     metres = data.draw(st.integers(0, 20))
     assert crowd.within(x, y, wanted, metres) == sorted((dist[a.id], a.id) for a in able if dist[a.id] <= metres)
     for cell in {(a.x, a.y) for a in state.actors.values()} | {(x, y)}:
