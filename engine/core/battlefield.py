@@ -583,7 +583,7 @@ class Battlefield:
         width, height, row = self.width, self.height, self.width + 2
         if 0 <= tx < width and 0 <= ty < height:
             base = (ty + 1) * row + tx + 1
-            return [base + dy * row + dx for dx, dy in offsets]
+            return [base + step for step in _padded_offsets(row, offsets)]
         return [
             (y + 1) * row + x + 1 for dx, dy in offsets if 0 <= (x := tx + dx) < width and 0 <= (y := ty + dy) < height
         ]
@@ -768,6 +768,12 @@ class _Search:
 NEIGHBOURS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
 #: A cell and its neighbours: the cells within one metre of it.
 _AROUND: tuple[Cell, ...] = ((0, 0), *NEIGHBOURS)
+
+
+@functools.cache
+def _padded_offsets(row: int, offsets: tuple[Cell, ...]) -> tuple[int, ...]:
+    """``offsets`` as index offsets on a padded grid of ``row`` cells a row."""
+    return tuple(dy * row + dx for dx, dy in offsets)
 
 
 @functools.cache
@@ -1145,11 +1151,11 @@ class Crowd:
         each = self._each_able(sides)
         if each is None:
             return None
-        out: list[tuple[int, str]] = []
-        for members in each:
-            for aid, (ax, ay) in members.items():
-                d, e = abs(ax - x), abs(ay - y)
-                out.append((d if d > e else e, aid))
+        out = [
+            (d if (d := abs(ax - x)) > (e := abs(ay - y)) else e, aid)
+            for members in each
+            for aid, (ax, ay) in members.items()
+        ]
         out.sort()
         return out
 
