@@ -570,11 +570,22 @@ def wants_active_defence(enc: Encounter, defender: str, attacker: str) -> bool:
     return False
 
 
+def _may_want_extra(enc: Encounter) -> frozenset[str]:
+    """The actors who may ever want an extra action (ZC-MULTI-1): the living who play a survivor's policy (the sheets
+    and policies never change during a fight)."""
+    table = traits_table(enc)
+    return frozenset(aid for aid, t in table.items() if not t.undead and t.policy in ("aggressive", "cautious"))
+
+
 def wants_extra_action(enc: Encounter, actor: str) -> int:
     """ZC-MULTI-1 (policy): one extra action when three foes are within short range and the gun is full enough."""
-    t = traits(enc, actor)
-    if t.undead or t.policy not in ("aggressive", "cautious"):
+    # asked of every actor at each round's start: the dead of a horde answered by one look-up
+    wanting: frozenset[str] | None = enc.scratch.get("zc_may_want_extra")
+    if wanting is None:
+        wanting = enc.scratch["zc_may_want_extra"] = _may_want_extra(enc)
+    if actor not in wanting:
         return 0
+    t = traits(enc, actor)
     weapon, need = _firearm(enc, actor)
     a = enc.state.actors[actor]
     if weapon is None or need is not None or a.ammo.get(weapon.name, 0) < 4 or worst_level(a) >= INCAPACITATED:

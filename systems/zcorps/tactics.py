@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from fracas.core.battlefield import Crowd
 from fracas.core.encounter import Encounter
@@ -445,9 +445,12 @@ class Context:
     lists: dict[tuple[object, ...], list[Option]] = field(default_factory=dict)
     #: (P(hit), E[worth gained]) of those shots, by the same key (None: beyond long range)
     values: dict[tuple[object, ...], tuple[float, float] | None] = field(default_factory=dict)
-    #: the parts of a shot that depend on the target and the firing cell only, and on the mode and pool only
-    aimed: dict[tuple[object, ...], _TargetPart | None] = field(default_factory=dict)
-    fired: dict[tuple[object, ...], _ModePart] = field(default_factory=dict)
+    #: the parts of a shot that depend on the target and the firing cell only, and on the mode and pool only, each
+    #: with its number in the fight's :class:`_Parts` (None: beyond long range)
+    aimed: dict[tuple[object, ...], tuple[_TargetPart, int] | None] = field(default_factory=dict)
+    fired: dict[tuple[object, ...], tuple[_ModePart, int]] = field(default_factory=dict)
+    #: what each foe's attacks owe to the foe alone (its pool, its reach, its blow)
+    foe_odds: dict[str, _FoeOdds] = field(default_factory=dict)
 
 
 def context(enc: Encounter, actor: str, style: Style) -> Context:
@@ -599,17 +602,13 @@ def _attack_shot(
     called: str | None,
     pool: int,
 ) -> Shot | None:
-    at = (weapon.name, target.id, cell)
-    if at in ctx.aimed:
-        aimed = ctx.aimed[at]
-    else:
-        aimed = ctx.aimed[at] = _target_part(ctx, weapon, target, cell)
+    aimed = _aimed(ctx, weapon, target, cell)
     if aimed is None:
         return None
-    how = (weapon.name, mode, nth, called, pool)
-    fired = ctx.fired.get(how)
-    if fired is None:
-        fired = ctx.fired[how] = _mode_part(ctx, weapon, mode, nth, called, pool)
+    return _shot_of(aimed[0], _fired(ctx, weapon, mode, nth, called, pool)[0])
+
+
+def _shot_of(aimed: _TargetPart, fired: _ModePart) -> Shot:
     return Shot(
         code=fired.code,
         fixed=aimed.fixed,
@@ -622,6 +621,99 @@ def _attack_shot(
         level=aimed.level,
         undead=aimed.undead,
     )
+
+
+class _Parts:
+    """A fight's shot parts and their odds, kept across its decisions (a decision's :class:`Context` lives for one).
+
+    A part's key holds everything it is made from: the sheets, the map and the rules never change during a fight;
+    the target's cell, wound level and defence, the shooter's cell and pool are in the key. Each part is numbered the
+    first time it is made, and a shot's (P(hit), E[worth gained]) is kept by its two parts' numbers: a pure function
+    of the shot, asked again each time the same target is weighed from the same cell in a later decision."""
+
+    __slots__ = ("aimed", "fired", "values")
+
+    def __init__(self) -> None:
+        self.aimed: dict[tuple[object, ...], tuple[_TargetPart, int] | None] = {}
+        self.fired: dict[tuple[object, ...], tuple[_ModePart, int]] = {}
+        self.values: dict[tuple[int, int], tuple[float, float]] = {}
+
+
+#: How many shots' odds a fight keeps at most (the list is started again past it; a horde keeps a few thousand).
+MAX_KEPT_SHOTS = 200_000
+
+
+def _parts(enc: Encounter) -> _Parts:
+    got: _Parts | None = enc.scratch.get("zc_tactics_parts")
+    if got is None:
+        got = enc.scratch["zc_tactics_parts"] = _Parts()
+    return got
+
+
+def _own_weapon(enc: Encounter, actor: str, weapon: Weapon) -> bool:
+    """Whether ``weapon`` is the actor's weapon of that name (a fight's parts are kept by the weapon's name)."""
+    return R.traits(enc, actor).weapons.get(weapon.name) is weapon
+
+
+def _aimed(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> tuple[_TargetPart, int] | None:
+    """The shot's target part from ``cell`` and its number (None: beyond long range); kept for the decision and,
+    by what it is made from, for the fight."""
+    at = (weapon.name, target.id, cell)
+    known = ctx.aimed.get(at, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return cast("tuple[_TargetPart, int] | None", known)
+    enc = ctx.enc
+    kept = _parts(enc).aimed
+    key = _aimed_key(ctx, weapon, target, cell)
+    got = kept.get(key, _UNKNOWN)
+    if got is _UNKNOWN:
+        part = _target_part(ctx, weapon, target, cell)
+        if _own_weapon(enc, ctx.actor, weapon):
+            got = kept[key] = None if part is None else (part, len(kept))
+        else:
+            got = None if part is None else (part, -1)  # a weapon not on the sheet: numbered apart
+    aimed = ctx.aimed[at] = cast("tuple[_TargetPart, int] | None", got)
+    return aimed
+
+
+def _aimed_key(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> tuple[object, ...]:
+    """What a target part is made from (:func:`_target_part`) beyond the sheets, the map and the rules: the shooter and
+    its weapon, the firing cell, the target's cell, its worst wound level and the defences it holds (ZC-DEF-1/2)."""
+    conditions = target.conditions
+    return (
+        ctx.actor,
+        weapon.name,
+        target.id,
+        cell,
+        target.x,
+        target.y,
+        R.worst_level(target),
+        conditions.get("partial_defence", 0),
+        conditions.get("active_defence", 0),
+    )
+
+
+def _fired(ctx: Context, weapon: Weapon, mode: str, nth: int, called: str | None, pool: int) -> tuple[_ModePart, int]:
+    """The shot's mode part and its number; kept for the decision and for the fight."""
+    how = (weapon.name, mode, nth, called, pool)
+    fired = ctx.fired.get(how)
+    if fired is None:
+        enc = ctx.enc
+        kept = _parts(enc)
+        key = (ctx.actor, *how)
+        fired = kept.fired.get(key)
+        if fired is None:
+            fired = (_mode_part(ctx, weapon, mode, nth, called, pool), len(kept.fired))
+            if _own_weapon(enc, ctx.actor, weapon):
+                kept.fired[key] = fired
+            else:
+                fired = (fired[0], -1)  # a weapon not on the sheet: numbered apart
+        ctx.fired[how] = fired
+    return fired
+
+
+#: Not yet known (None is an answer: beyond long range).
+_UNKNOWN: object = object()
 
 
 def _target_part(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> _TargetPart | None:
@@ -744,7 +836,9 @@ def _shot_options(
     head_min = ctx.style.head_min_odds
     # a called shot's odds are no better than the body shot's when it adds difficulty dice (never fewer)
     head_skip = "head" in called_shots and called_shots["head"][0] >= 0
+    values = ctx.values
     for weapon in weapons:
+        wname = weapon.name
         long = ranges_of(weapon)[2]
         targets = [f for f in in_sight if R.distance(cell, (f.x, f.y)) <= long]
         if not targets:
@@ -770,7 +864,7 @@ def _shot_options(
                     if not seconds:
                         continue
                 for second in seconds:
-                    group = [first] if second is None else [first, second]
+                    group = (first,) if second is None else (first, second)
                     n = len(group)
                     if n in costs:
                         cost = costs[n]
@@ -797,13 +891,16 @@ def _shot_options(
                         first_odds = 0.0
                         ok = True
                         for nth, t in enumerate(group):
-                            got = attack_value(
-                                ctx, weapon, t, cell, mode, nth, called, pools[t.id] if nth == 0 else base_pool
-                            )
+                            # attack_value's lookup written out (a decision asks it thousands of times)
+                            pool = pools[t.id] if nth == 0 else base_pool
+                            key = (wname, t.id, cell, mode, nth, called, pool)
+                            got = values.get(key, _UNKNOWN)
+                            if got is _UNKNOWN:
+                                got = values[key] = _attack_value(ctx, weapon, t, cell, mode, nth, called, pool)
                             if got is None:
                                 ok = False
                                 break
-                            p, harm = got
+                            p, harm = cast("tuple[float, float]", got)
                             if not called:
                                 body_odds.append(p)
                             elif p < head_min:
@@ -817,18 +914,8 @@ def _shot_options(
                         value = total_harm - cost
                         if mode == "suppressive":
                             value += 0.15 * sum(_threat_of(ctx, t, (ctx.me.x, ctx.me.y)) for t in group)
-                        out.append(
-                            Option(
-                                value,
-                                "shoot",
-                                tuple(t.id for t in group),
-                                weapon.name,
-                                mode,
-                                called,
-                                odds=first_odds,
-                                harm=total_harm,
-                            )
-                        )
+                        ids = (first.id,) if second is None else (first.id, second.id)
+                        out.append(Option(value, "shoot", ids, wname, mode, called, odds=first_odds, harm=total_harm))
     return out
 
 
@@ -842,12 +929,38 @@ def attack_value(
     called: str | None,
     pool: int,
 ) -> tuple[float, float] | None:
-    """(P(hit), E[worth gained]) of :func:`attack_shot`'s shot (None: beyond long range); kept for the decision."""
+    """(P(hit), E[worth gained]) of :func:`attack_shot`'s shot (None: beyond long range); kept for the decision, and
+    by its parts' numbers for the fight."""
     key = (weapon.name, target.id, cell, mode, nth, called, pool)
-    got = ctx.values.get(key)
-    if got is None and key not in ctx.values:
-        shot = attack_shot(ctx, weapon, target, cell, mode, nth, called, pool)
-        got = ctx.values[key] = None if shot is None else evaluate(ctx, shot)
+    got = ctx.values.get(key, _UNKNOWN)
+    if got is _UNKNOWN:
+        got = ctx.values[key] = _attack_value(ctx, weapon, target, cell, mode, nth, called, pool)
+    return cast("tuple[float, float] | None", got)
+
+
+def _attack_value(
+    ctx: Context,
+    weapon: Weapon,
+    target: ActorState,
+    cell: Cell,
+    mode: str,
+    nth: int,
+    called: str | None,
+    pool: int,
+) -> tuple[float, float] | None:
+    aimed = _aimed(ctx, weapon, target, cell)
+    if aimed is None:
+        return None
+    fired = _fired(ctx, weapon, mode, nth, called, pool)
+    if aimed[1] < 0 or fired[1] < 0:
+        return evaluate(ctx, _shot_of(aimed[0], fired[0]))
+    values = _parts(ctx.enc).values
+    pair = (aimed[1], fired[1])
+    got = values.get(pair)
+    if got is None:
+        if len(values) > MAX_KEPT_SHOTS:
+            values.clear()
+        got = values[pair] = evaluate(ctx, _shot_of(aimed[0], fired[0]))
     return got
 
 
@@ -860,17 +973,41 @@ def _threat_of(ctx: Context, foe: ActorState, cell: Cell) -> float:
     return got
 
 
+class _FoeOdds(NamedTuple):
+    """What a foe's attacks on the actor owe to the foe alone, read once per decision (nothing moves in one)."""
+
+    traits: R.Traits
+    pool: int  # its attack pool's dice modifiers now (pool_dice)
+    reach: int  # how far it walks to a blow: a move and a step
+    blow: float  # its blow's worth when the actor does not defend
+
+
+def _foe_odds(ctx: Context, foe: ActorState) -> _FoeOdds:
+    got = ctx.foe_odds.get(foe.id)
+    if got is None:
+        enc = ctx.enc
+        ft = R.traits(enc, foe.id)
+        pool = pool_dice(enc, foe.id)
+        skill = "melee" if ft.melee else "brawl"
+        code, vs = R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7)
+        p = sum(pg * p_at_least(code, vs + g) for g, pg in ((0, 1.0),))
+        blow = p * (0.5 if ft.undead else 0.35)
+        got = ctx.foe_odds[foe.id] = _FoeOdds(ft, pool, R.sheet(enc, foe.id).move + 1, blow)
+    return got
+
+
 def _foe_threat(ctx: Context, foe: ActorState, cell: Cell, guard: Guard | None = None) -> float:
     """``foe``'s best attack on the actor at ``cell``; ``guard``: the actor defends (ZC-DEF-1 / ZC-DEF-2)."""
     enc = ctx.enc
     fcell = (foe.x, foe.y)
     metres = R.distance(fcell, cell)
-    ft = R.traits(enc, foe.id)
-    me = R.traits(enc, ctx.actor)
-    level = R.worst_level(ctx.me)
-    pool = pool_dice(enc, foe.id)
+    odds = _foe_odds(ctx, foe)
+    ft = odds.traits
+    pool = odds.pool
     best = 0.0
     if ft.firearms and enc.battlefield.sees(fcell, cell):  # the dead carry no gun: no line to look at
+        me = R.traits(enc, ctx.actor)
+        level = R.worst_level(ctx.me)
         for w in ft.firearms:
             if foe.ammo.get(w.name, 0) <= 0 and foe.spare.get(w.name, 0) <= 0:
                 continue
@@ -900,14 +1037,17 @@ def _foe_threat(ctx: Context, foe: ActorState, cell: Cell, guard: Guard | None =
             best = max(best, worth)
             break  # the first firearm with rounds, as a survivor fires it
     # hand to hand: within a move and a step (the dead grab, then bite), walking round the walls
-    reach = R.sheet(enc, foe.id).move + 1
+    reach = odds.reach
     walk = metres if metres > reach or enc.battlefield.open else enc.battlefield.walk_distance(fcell, cell)
     if walk is not None and walk <= reach:
-        skill = "melee" if ft.melee else "brawl"
-        code, vs = R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7)
-        pmf = ((0, 1.0),) if guard is None else guard_pmf(guard)
-        p = sum(pg * p_at_least(code, vs + g) for g, pg in pmf)
-        best = max(best, p * (0.5 if ft.undead else 0.35))
+        if guard is None:
+            blow = odds.blow
+        else:
+            skill = "melee" if ft.melee else "brawl"
+            code, vs = R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7)
+            p = sum(pg * p_at_least(code, vs + g) for g, pg in guard_pmf(guard))
+            blow = p * (0.5 if ft.undead else 0.35)
+        best = max(best, blow)
     return best
 
 

@@ -5,9 +5,11 @@ the decision; a shot's odds and worth kept for the decision; no called shot scor
 already under the style's least; the nearest foes asked of the crowd within a smaller radius first; no cover cell
 looked for when the actor already has the map's best cover, and the cells looked at nearest first until the nearest
 by walk are found; an extra action's shots at -1D scored only with the weapons that hold the rounds for them; an
-active defence weighed with one context for the harm it prevents and the action it spends.
-Their state is the decision's (a Context lives for one decision, in which nothing moves) or the map's (which never
-changes).
+active defence weighed with one context for the harm it prevents and the action it spends; a shot's parts and odds
+kept for the fight by what they are made from (a later decision reads them again); what a foe's attacks owe to the
+foe alone read once per decision; the dead of a horde not asked about an extra action.
+Their state is the decision's (a Context lives for one decision, in which nothing moves), the fight's (keyed by all
+that moves) or the map's (which never changes).
 
 The odds read from cold (the first decisions of a process, a `fracas verify`): a roll's exact masses kept per code
 and read without Fractions, the difficulty dice counted in whole numbers, the wound ladder summed from lists, the
@@ -32,8 +34,9 @@ import pytest
 from fracas.core.state import ActorState
 from fracas.services.batch import build_scenario, read_scenario_text
 from fracas.services.run import run_scenario
+from fracas.systems import zcorps
+from fracas.systems.zcorps import policies, tactics
 from fracas.systems.zcorps import resolution as R
-from fracas.systems.zcorps import tactics
 from fracas.systems.zcorps.odds import DCode, roll_distribution, success_probability
 from fracas.systems.zcorps.rules import DEAD, INCAPACITATED, MORTALLY, STUNNED, WOUNDED
 from fracas.systems.zcorps.sheet import Weapon, ranges_of
@@ -245,6 +248,57 @@ def plain_extra_action_worth(enc: object, actor: str) -> bool:
     return (granted + 1) * best_less > granted * best_now * 1.05
 
 
+def plain_foe_threat(
+    ctx: tactics.Context, foe: ActorState, cell: tactics.Cell, guard: tactics.Guard | None = None
+) -> float:
+    enc = ctx.enc
+    fcell = (foe.x, foe.y)
+    metres = R.distance(fcell, cell)
+    ft = R.traits(enc, foe.id)
+    me = R.traits(enc, ctx.actor)
+    pool = tactics.pool_dice(enc, foe.id)
+    best = 0.0
+    if ft.firearms and enc.battlefield.sees(fcell, cell):
+        for w in ft.firearms:
+            if foe.ammo.get(w.name, 0) <= 0 and foe.spare.get(w.name, 0) <= 0:
+                continue
+            band = R.range_band(enc, w, metres)
+            if band is None:
+                continue
+            r = R.rules(enc)
+            skill = "heavy_weapons" if w.type == "machine_gun" else "firearms"
+            fixed = r.passive_defence + (
+                r.machine_gun_modifiers[band] if w.type == "machine_gun" else r.range_modifiers[band]
+            )
+            up = tactics._light_dice(enc, cell) + tactics._cover_dice(enc, fcell, cell)
+            damage, _, _ = R.damage_code(w.name, w.damage, ft.codes["puissance"], 0, r.min_damage_dice)
+            code = R.with_dice(ft.codes[skill], pool)
+            shot = tactics.Shot(code, fixed, up, 0, 0, damage, 0, me.resistance, R.worst_level(ctx.me), me.undead)
+            worth = tactics.evaluate(ctx, shot)[1] if guard is None else tactics.guarded(ctx, shot, guard)[1]
+            best = max(best, worth)
+            break
+    reach = R.sheet(enc, foe.id).move + 1
+    walk = metres if metres > reach or enc.battlefield.open else enc.battlefield.walk_distance(fcell, cell)
+    if walk is not None and walk <= reach:
+        skill = "melee" if ft.melee else "brawl"
+        code, vs = R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7)
+        pmf = ((0, 1.0),) if guard is None else tactics.guard_pmf(guard)
+        p = sum(pg * tactics.p_at_least(code, vs + g) for g, pg in pmf)
+        best = max(best, p * (0.5 if ft.undead else 0.35))
+    return best
+
+
+def plain_wants_extra_action(enc: object, actor: str) -> int:
+    t = R.traits(enc, actor)  # type: ignore[arg-type]
+    if t.undead or t.policy not in ("aggressive", "cautious"):
+        return 0
+    weapon, need = policies._firearm(enc, actor)  # type: ignore[arg-type]
+    a = enc.state.actors[actor]  # type: ignore[attr-defined]
+    if weapon is None or need is not None or a.ammo.get(weapon.name, 0) < 4 or R.worst_level(a) >= INCAPACITATED:
+        return 0
+    return 1 if tactics.extra_action_worth(enc, actor) else 0  # type: ignore[arg-type]
+
+
 # ----------------------------------------------------------------- the fights, checked call by call
 
 
@@ -263,6 +317,7 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
     seen: Counter[str] = Counter()
     shot_options, foes, cover_cells = tactics._shot_options, tactics._foes, tactics._cover_cells
     extra_action_worth, wants_defence = tactics.extra_action_worth, tactics.wants_defence
+    foe_threat, wants_extra_action, attack_value = tactics._foe_threat, zcorps.wants_extra_action, tactics._attack_value
 
     def checked_shot_options(ctx, cell, here, partial, weapons, pool_offset, quick):  # type: ignore[no-untyped-def]
         got = shot_options(ctx, cell, here, partial, weapons, pool_offset, quick)
@@ -309,6 +364,30 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["defences taken"] += got
         return got
 
+    def checked_foe_threat(ctx, foe, cell, guard=None):  # type: ignore[no-untyped-def]
+        got = foe_threat(ctx, foe, cell, guard)
+        assert got == plain_foe_threat(ctx, foe, cell, guard), (ctx.actor, foe.id, cell, guard)
+        seen["foe threats"] += 1
+        seen["foe threats read again"] += foe.id in ctx.foe_odds
+        return got
+
+    def checked_wants_extra_action(enc, actor):  # type: ignore[no-untyped-def]
+        got = wants_extra_action(enc, actor)
+        assert got == plain_wants_extra_action(enc, actor), actor
+        seen["extra actions asked"] += 1
+        return got
+
+    def checked_attack_value(ctx, weapon, target, cell, mode, nth, called, pool):  # type: ignore[no-untyped-def]
+        kept = len(tactics._parts(ctx.enc).values)
+        got = attack_value(ctx, weapon, target, cell, mode, nth, called, pool)
+        shot = plain_attack_shot(ctx, weapon, target, cell, mode, nth, called, pool)
+        assert got == (None if shot is None else tactics.evaluate(ctx, shot)), (ctx.actor, target.id, cell, mode)
+        seen["shots read from an earlier decision"] += got is not None and kept == len(tactics._parts(ctx.enc).values)
+        return got
+
+    monkeypatch.setattr(tactics, "_attack_value", checked_attack_value)
+    monkeypatch.setattr(zcorps, "wants_extra_action", checked_wants_extra_action)
+    monkeypatch.setattr(tactics, "_foe_threat", checked_foe_threat)
     monkeypatch.setattr(tactics, "wants_defence", checked_wants_defence)
     monkeypatch.setattr(tactics, "extra_action_worth", checked_extra_action_worth)
     monkeypatch.setattr(tactics, "_shot_options", checked_shot_options)
@@ -329,6 +408,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     # every check met real decisions, and every shortcut was taken somewhere (the horde packs the dead close)
     met = ("shot lists", "foe lists", "cover cell lists", "full cover cell lists", "near radius enough")
     met += ("best cover already", "extra actions weighed", "extra actions taken", "defences weighed", "defences taken")
+    met += ("foe threats", "foe threats read again", "extra actions asked", "shots read from an earlier decision")
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
@@ -340,13 +420,33 @@ BREAKS = {
         "_nearest_within",
         lambda crowd, x, y, sides, metres, count: crowd.within(x, y, sides, tactics.NEAR_RADII[0]),
     ),
+    "a fight's shot parts kept without the target's cell": (
+        "_aimed_key",
+        lambda ctx, weapon, target, cell: (ctx.actor, weapon.name, target.id, cell),
+    ),
+    "a foe's odds kept for the fight, not the decision": ("_foe_odds", lambda ctx, foe: _kept_foe_odds(ctx, foe)),
+    "no survivor asked about an extra action": ("_may_want_extra", lambda enc: frozenset()),
 }
+
+
+_FIGHT_FOE_ODDS: dict[tuple[int, str], tactics._FoeOdds] = {}
+_real_foe_odds = tactics._foe_odds
+
+
+def _kept_foe_odds(ctx: tactics.Context, foe: ActorState) -> tactics._FoeOdds:
+    """A foe's odds kept for the whole fight (broken: its pool changes with its wounds)."""
+    key = (id(ctx.enc), foe.id)
+    if key not in _FIGHT_FOE_ODDS:
+        _FIGHT_FOE_ODDS[key] = _real_foe_odds(ctx, foe)
+    return _FIGHT_FOE_ODDS[key]
 
 
 @pytest.mark.parametrize("broken", sorted(BREAKS))
 def test_the_check_finds_a_broken_shortcut(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, broken: str) -> None:
     """Each shortcut broken on purpose: the plain computation answers otherwise, and the check sees it."""
-    monkeypatch.setattr(tactics, *BREAKS[broken])
+    _FIGHT_FOE_ODDS.clear()
+    name, broken_with = BREAKS[broken]
+    monkeypatch.setattr(policies if name == "_may_want_extra" else tactics, name, broken_with)
     with pytest.raises(AssertionError):
         for _ in checked_fights(monkeypatch, tmp_path):
             pass
