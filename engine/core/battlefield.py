@@ -383,6 +383,16 @@ class Battlefield:
         d = self._search(b).reach((a[1] + 1) * (self.width + 2) + a[0] + 1)
         return None if d < 0 else d
 
+    def walk_within(self, a: Cell, b: Cell, metres: int) -> bool:
+        """Whether a walk from ``a`` to ``b`` around the walls takes at most ``metres`` (``walk_distance(a, b)`` is not
+        None and at most ``metres``): the search from ``b`` goes no farther than ``metres``, however far ``a`` is."""
+        if self.open:
+            return distance(a, b) <= metres
+        search = self._search(b)
+        search.deepen(metres)
+        d = search.label[(a[1] + 1) * (self.width + 2) + a[0] + 1]
+        return 0 <= d <= metres
+
     def reaches(self, a: Cell, b: Cell) -> bool:
         """Whether a walk around the walls leads from ``a`` to ``b`` (``walk_distance(a, b) is not None``).
 

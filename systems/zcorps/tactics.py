@@ -45,9 +45,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from fracas.core.battlefield import Crowd
+from fracas.core.battlefield import Battlefield, Crowd
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.zcorps import resolution as R
@@ -449,6 +449,8 @@ class Context:
     #: with its number in the fight's :class:`_Parts` (None: beyond long range)
     aimed: dict[tuple[object, ...], tuple[_TargetPart, int] | None] = field(default_factory=dict)
     fired: dict[tuple[object, ...], tuple[_ModePart, int]] = field(default_factory=dict)
+    #: what each mode's rounds cost, by weapon, mode and number of targets (None: not fired at so many)
+    costs: dict[tuple[str, str, int], float | None] = field(default_factory=dict)
     #: what each foe's attacks owe to the foe alone (its pool, its reach, its blow)
     foe_odds: dict[str, _FoeOdds] = field(default_factory=dict)
 
@@ -659,21 +661,21 @@ def _aimed(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> tupl
     """The shot's target part from ``cell`` and its number (None: beyond long range); kept for the decision and,
     by what it is made from, for the fight."""
     at = (weapon.name, target.id, cell)
-    known = ctx.aimed.get(at, _UNKNOWN)
-    if known is not _UNKNOWN:
-        return cast("tuple[_TargetPart, int] | None", known)
+    known = ctx.aimed.get(at)
+    if known is not None or at in ctx.aimed:  # None: beyond long range (asked again only then)
+        return known
     enc = ctx.enc
     kept = _parts(enc).aimed
     key = _aimed_key(ctx, weapon, target, cell)
-    got = kept.get(key, _UNKNOWN)
-    if got is _UNKNOWN:
+    got = kept.get(key)
+    if got is None and key not in kept:
         part = _target_part(ctx, weapon, target, cell)
         if _own_weapon(enc, ctx.actor, weapon):
             got = kept[key] = None if part is None else (part, len(kept))
         else:
             got = None if part is None else (part, -1)  # a weapon not on the sheet: numbered apart
-    aimed = ctx.aimed[at] = cast("tuple[_TargetPart, int] | None", got)
-    return aimed
+    ctx.aimed[at] = got
+    return got
 
 
 def _aimed_key(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> tuple[object, ...]:
@@ -710,10 +712,6 @@ def _fired(ctx: Context, weapon: Weapon, mode: str, nth: int, called: str | None
                 fired = (fired[0], -1)  # a weapon not on the sheet: numbered apart
         ctx.fired[how] = fired
     return fired
-
-
-#: Not yet known (None is an answer: beyond long range).
-_UNKNOWN: object = object()
 
 
 def _target_part(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> _TargetPart | None:
@@ -836,7 +834,7 @@ def _shot_options(
     head_min = ctx.style.head_min_odds
     # a called shot's odds are no better than the body shot's when it adds difficulty dice (never fewer)
     head_skip = "head" in called_shots and called_shots["head"][0] >= 0
-    values = ctx.values
+    values, costs = ctx.values, ctx.costs
     for weapon in weapons:
         wname = weapon.name
         long = ranges_of(weapon)[2]
@@ -845,15 +843,15 @@ def _shot_options(
             continue
         if quick:
             targets = targets[:QUICK_TARGETS]
-        worth = _ammo_worth(enc, actor, weapon)
         # the first target's pool: an aim at it counts from here
         pools = {t.id: base_pool + (_aim_dice(enc, actor, t.id) if here else 0) for t in targets}
         for mode in _modes(enc, actor, weapon):
             multi = mode in ("semi_multi", "burst_multi")
             if multi and quick:
                 continue
-            #: by the number of targets: what the rounds cost (None: the mode cannot be fired at so many)
-            costs: dict[int, float | None] = {}
+            if not multi:
+                out += _single_shots(ctx, weapon, mode, cell, targets, pools, calls, head_skip)
+                continue
             for first in targets:
                 seconds: list[ActorState | None] = [None]
                 if multi:
@@ -866,15 +864,9 @@ def _shot_options(
                 for second in seconds:
                     group = (first,) if second is None else (first, second)
                     n = len(group)
-                    if n in costs:
-                        cost = costs[n]
-                    else:
-                        cost = None
-                        if R.mode_legal(enc, actor, weapon, mode, n) is None:
-                            cost = R.rounds_needed(enc, actor, weapon, mode, n) * worth
-                            if mode == "long_burst":
-                                cost += 0.05  # the magazine is empty after it: a reload to come
-                        costs[n] = cost
+                    cost = costs.get((wname, mode, n), _NOT_FIRED)
+                    if cost is _NOT_FIRED:
+                        cost = _rounds_cost(ctx, weapon, mode, n)
                     if cost is None:
                         continue
                     #: the odds of each target's body shot: a called shot adds a die to the difficulty, so its odds
@@ -894,13 +886,13 @@ def _shot_options(
                             # attack_value's lookup written out (a decision asks it thousands of times)
                             pool = pools[t.id] if nth == 0 else base_pool
                             key = (wname, t.id, cell, mode, nth, called, pool)
-                            got = values.get(key, _UNKNOWN)
-                            if got is _UNKNOWN:
+                            got = values.get(key)
+                            if got is None and key not in values:  # None: beyond long range
                                 got = values[key] = _attack_value(ctx, weapon, t, cell, mode, nth, called, pool)
                             if got is None:
                                 ok = False
                                 break
-                            p, harm = cast("tuple[float, float]", got)
+                            p, harm = got
                             if not called:
                                 body_odds.append(p)
                             elif p < head_min:
@@ -915,8 +907,77 @@ def _shot_options(
                         if mode == "suppressive":
                             value += 0.15 * sum(_threat_of(ctx, t, (ctx.me.x, ctx.me.y)) for t in group)
                         ids = (first.id,) if second is None else (first.id, second.id)
-                        out.append(Option(value, "shoot", ids, wname, mode, called, odds=first_odds, harm=total_harm))
+                        # every field in order (a named tuple's keywords cost a call's worth each)
+                        out.append(Option(value, "shoot", ids, wname, mode, called, (), None, first_odds, total_harm))
     return out
+
+
+def _single_shots(
+    ctx: Context,
+    weapon: Weapon,
+    mode: str,
+    cell: Cell,
+    targets: list[ActorState],
+    pools: dict[str, int],
+    calls: tuple[str | None, ...],
+    head_skip: bool,
+) -> list[Option]:
+    """:func:`_shot_options`' options of a mode fired at one target, in the same order and with the same floats as
+    its loop over groups of targets gives them for a group of one (a decision scores hundreds)."""
+    out: list[Option] = []
+    wname = weapon.name
+    cost = ctx.costs.get((wname, mode, 1), _NOT_FIRED)
+    if cost is _NOT_FIRED:
+        cost = _rounds_cost(ctx, weapon, mode, 1)
+    if cost is None:
+        return out
+    values = ctx.values
+    head_min = ctx.style.head_min_odds
+    #: a called shot's odds are no better than the body shot's: under the style's odds less a margin, not scored
+    head_low = head_min - HEAD_SKIP_MARGIN
+    for first in targets:
+        fid = first.id
+        pool = pools[fid]
+        body = -1.0  # the body shot's odds (none yet)
+        for called in calls:
+            if called and head_skip and body < head_low:
+                continue
+            key = (wname, fid, cell, mode, 0, called, pool)
+            got = values.get(key)
+            if got is None and key not in values:  # None: beyond long range
+                got = values[key] = _attack_value(ctx, weapon, first, cell, mode, 0, called, pool)
+            if got is None:
+                continue
+            p, harm = got
+            if not called:
+                body = p
+            elif p < head_min:
+                continue
+            if p <= 0.0:
+                continue
+            total_harm = 0.0 + harm  # summed over the group's targets, from 0.0
+            value = total_harm - cost
+            if mode == "suppressive":
+                value += 0.15 * sum(_threat_of(ctx, t, (ctx.me.x, ctx.me.y)) for t in (first,))
+            out.append(Option(value, "shoot", (fid,), wname, mode, called, (), None, p, total_harm))
+    return out
+
+
+#: Not known yet in :attr:`Context.costs` (None there: the mode cannot be fired at so many).
+_NOT_FIRED = -1.0
+
+
+def _rounds_cost(ctx: Context, weapon: Weapon, mode: str, n: int) -> float | None:
+    """What the rounds of ``mode`` at ``n`` targets cost (None: it cannot be fired at so many, ZC-FIRE-1); kept for
+    the decision (the rounds left do not change in one)."""
+    enc, actor = ctx.enc, ctx.actor
+    cost = None
+    if R.mode_legal(enc, actor, weapon, mode, n) is None:
+        cost = R.rounds_needed(enc, actor, weapon, mode, n) * _ammo_worth(enc, actor, weapon)
+        if mode == "long_burst":
+            cost += 0.05  # the magazine is empty after it: a reload to come
+    ctx.costs[(weapon.name, mode, n)] = cost
+    return cost
 
 
 def attack_value(
@@ -932,10 +993,10 @@ def attack_value(
     """(P(hit), E[worth gained]) of :func:`attack_shot`'s shot (None: beyond long range); kept for the decision, and
     by its parts' numbers for the fight."""
     key = (weapon.name, target.id, cell, mode, nth, called, pool)
-    got = ctx.values.get(key, _UNKNOWN)
-    if got is _UNKNOWN:
+    got = ctx.values.get(key)
+    if got is None and key not in ctx.values:  # None: beyond long range
         got = ctx.values[key] = _attack_value(ctx, weapon, target, cell, mode, nth, called, pool)
-    return cast("tuple[float, float] | None", got)
+    return got
 
 
 def _attack_value(
@@ -1037,9 +1098,7 @@ def _foe_threat(ctx: Context, foe: ActorState, cell: Cell, guard: Guard | None =
             best = max(best, worth)
             break  # the first firearm with rounds, as a survivor fires it
     # hand to hand: within a move and a step (the dead grab, then bite), walking round the walls
-    reach = odds.reach
-    walk = metres if metres > reach or enc.battlefield.open else enc.battlefield.walk_distance(fcell, cell)
-    if walk is not None and walk <= reach:
+    if _walk_within(enc, fcell, cell, odds.reach):
         if guard is None:
             blow = odds.blow
         else:
@@ -1144,9 +1203,10 @@ def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tupl
                 break
         if R.is_occupied(enc, actor, c) or _cover_dice(enc, foe, c) <= now:
             continue
-        # a walk is as long both ways (a step is allowed both ways between free cells): the search from here, one
-        # for every cell (and the one the dead walking to the actor keep), not one search from each cell
-        d = field_.walk_distance(c, here)
+        # the straight line when no wall stands in the rectangle between (_walk_within); else, a walk being as long
+        # both ways (a step is allowed both ways between free cells), the search from here, one for every cell (and
+        # the one the dead walking to the actor keep), not one search from each cell
+        d = straight if not _wall_in_box(field_, c, here) else field_.walk_distance(c, here)
         if d is not None and d <= reach:
             out.append((d, c))
     out.sort()
@@ -1321,8 +1381,11 @@ def _move_options(ctx: Context, loaded: list[Weapon], nxt: float) -> list[Option
             stop = 1 if not weapons else min(ranges_of(w)[0] for w in weapons)
             goals.append(((f.x, f.y), f.id, stop))
     seen: set[Cell] = set()
+    field_ = enc.battlefield
     for goal, fid, stop in goals:
-        path = tuple(enc.battlefield.path_toward(here, goal, reach, stop=stop, blocked=blocked))
+        if _in_stop(field_, here, goal, stop):
+            continue  # path_toward's walk ends before its first step (no search from the foe's cell needed)
+        path = tuple(field_.path_toward(here, goal, reach, stop=stop, blocked=blocked))
         if not path or path[-1] in seen:
             continue
         end = path[-1]
@@ -1339,6 +1402,43 @@ def _move_options(ctx: Context, loaded: list[Weapon], nxt: float) -> list[Option
         value = nxt * later - ctx.style.threat_weight * exposure
         out.append(Option(value, "move", (fid,) if fid else (), path=path))
     return out
+
+
+def _in_stop(field_: Battlefield, here: Cell, goal: Cell, stop: int) -> bool:
+    """Whether ``path_toward(here, goal, ..., stop=stop)`` ends where it starts on a map with walls: the goal within
+    ``stop`` metres in a straight line and in sight (its first check, before any step)."""
+    return (
+        stop > 0
+        and not field_.open
+        and abs(here[0] - goal[0]) <= stop
+        and abs(here[1] - goal[1]) <= stop
+        and field_.sees(here, goal)
+    )
+
+
+def _walk_within(enc: Encounter, a: Cell, b: Cell, metres: int) -> bool:
+    """``walk_distance(a, b)`` is not None and at most ``metres``: the straight line when no wall stands in the
+    rectangle the two cells span (a walk of that length stays inside it, and none is shorter), else a search from
+    ``b`` no farther than ``metres`` (Battlefield.walk_within)."""
+    if R.distance(a, b) > metres:
+        return False  # no walk is shorter than the straight line
+    field_ = enc.battlefield
+    return field_.open or not _wall_in_box(field_, a, b) or field_.walk_within(a, b, metres)
+
+
+#: Past this many walls a map's rectangle test is not tried (:func:`_wall_in_box`): the search answers alone.
+BOX_WALLS = 16
+
+
+def _wall_in_box(field_: Battlefield, a: Cell, b: Cell) -> bool:
+    """Whether a wall may stand in the rectangle ``a`` and ``b`` (both on the map) span: a wall rectangle meets it
+    (on a map of more than :data:`BOX_WALLS` walls, always True)."""
+    walls = field_.walls
+    if len(walls) > BOX_WALLS:
+        return True
+    x0, x1 = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+    y0, y1 = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+    return any(w.x <= x1 and x0 < w.x + w.w and w.y <= y1 and y0 < w.y + w.h for w in walls)
 
 
 def stakes(enc: Encounter, actor: str, option: Option) -> int:

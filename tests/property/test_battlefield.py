@@ -142,6 +142,8 @@ def test_walk_fields_and_reach_are_the_plain_search(data: st.DataObject) -> None
         assert field.reaches(start, goal) == (start in reach)
         assert field.reaches_from(start)(goal) == (start in reach)  # the start's region read once
         assert field.walk_distance(start, goal) == reach.get(start)
+        for metres in (0, 1, 2, 5):
+            assert field.walk_within(start, goal, metres) == (start in reach and reach[start] <= metres)
     # the answers kept per start cell (asked again below), for other goals: each the plain search's
     starts = data.draw(st.lists(cells(m), max_size=3))
     for start in starts + starts:
@@ -162,7 +164,7 @@ def test_searches_kept_between_questions_answer_as_fresh_ones(data: st.DataObjec
     for _ in range(data.draw(st.integers(1, 12))):
         goal = data.draw(st.sampled_from(goals))
         start = data.draw(cells(m))
-        ask = data.draw(st.sampled_from(["distance", "field", "path", "reach", "sight"]))
+        ask = data.draw(st.sampled_from(["distance", "field", "path", "reach", "sight", "within"]))
         fresh = Battlefield(m)
         if ask == "sight":
             assert kept.sees(start, goal) == fresh.sees(start, goal) == kept.sees(goal, start)
@@ -172,6 +174,9 @@ def test_searches_kept_between_questions_answer_as_fresh_ones(data: st.DataObjec
             assert kept.walk_distances(goal) == fresh.walk_distances(goal)
         elif ask == "reach":
             assert kept.reaches(start, goal) == fresh.reaches(start, goal)
+        elif ask == "within":  # a search taken no farther than asked, then asked farther
+            metres = data.draw(st.integers(0, 6))
+            assert kept.walk_within(start, goal, metres) == fresh.walk_within(start, goal, metres)
         else:
             metres = data.draw(st.integers(0, 30))
             stop = data.draw(st.integers(0, 3))
