@@ -1169,19 +1169,22 @@ def _nearest_within(crowd: Crowd, x: int, y: int, sides: list[str], metres: int,
     return crowd.within(x, y, sides, metres)
 
 
-def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tuple[Cell, int]]:
-    """Cells within a walk of ``reach`` metres where the actor would have better cover against the foe at ``foe``
-    than here: the nearest cell of each cover zone, the free cells beside each low wall; with their walk distance."""
-    me = enc.state.actors[actor]
-    here = (me.x, me.y)
-    now = _cover_dice(enc, foe, here)
-    if now >= _most_cover_dice(enc):
-        return []  # no cell of the map gives more
+def _cover_candidates(enc: Encounter, here: Cell, reach: int) -> list[tuple[int, Cell]]:
+    """The cells :func:`_cover_cells` looks at from ``here``, with their straight-line distance, nearest first: the
+    nearest cell of each cover zone, the free cells beside each low wall, within ``reach`` metres; kept per cell and
+    reach for the fight (the map never changes; who stands there is asked apart)."""
+    known: dict[tuple[Cell, int], list[tuple[int, Cell]]] | None = enc.scratch.get("zc_tactics_cover_cells")
+    if known is None:
+        known = enc.scratch["zc_tactics_cover_cells"] = {}
+    got = known.get((here, reach))
+    if got is not None:
+        return got
     field_ = enc.battlefield
+    hx, hy = here
     cells: list[Cell] = []
     for z in enc.scenario.map.cover:
-        x = min(max(me.x, z.x), z.x + z.w - 1)
-        y = min(max(me.y, z.y), z.y + z.h - 1)
+        x = min(max(hx, z.x), z.x + z.w - 1)
+        y = min(max(hy, z.y), z.y + z.h - 1)
         cells.append((x, y))
     for w in field_.walls:
         if w.height != "low":
@@ -1192,9 +1195,25 @@ def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tupl
                     cells.append((cx, cy))
     # the candidates nearest first in a straight line, which no walk beats: once MAX_COVER_CELLS are found, a cell
     # farther in a straight line than the last of them is by walk cannot be among the nearest by walk
-    near = sorted(
+    got = sorted(
         {(R.distance(here, c), c) for c in cells if c != here and R.distance(here, c) <= reach and field_.walkable(c)}
     )
+    if len(known) > 4096:
+        known.clear()  # a memory bound (a survivor stands on a few cells in a fight)
+    known[(here, reach)] = got
+    return got
+
+
+def _cover_cells(enc: Encounter, actor: str, reach: int, foe: Cell) -> list[tuple[Cell, int]]:
+    """Cells within a walk of ``reach`` metres where the actor would have better cover against the foe at ``foe``
+    than here: the nearest cell of each cover zone, the free cells beside each low wall; with their walk distance."""
+    me = enc.state.actors[actor]
+    here = (me.x, me.y)
+    now = _cover_dice(enc, foe, here)
+    if now >= _most_cover_dice(enc):
+        return []  # no cell of the map gives more
+    field_ = enc.battlefield
+    near = _cover_candidates(enc, here, reach)
     out: list[tuple[int, Cell]] = []
     for straight, c in near:
         if len(out) >= MAX_COVER_CELLS:
@@ -1298,7 +1317,7 @@ def _choose(enc: Encounter, actor: str, style: Style, ctx: Context | None = None
                     options.append(Option(nxt * (later - plain) - stay, "aim", (f.id,)))
     # move (ZC-MOVE-1): into cover, or toward a foe (an aggressive survivor closes in; anyone when out of range)
     if not adjacent:
-        options += _move_options(ctx, loaded, nxt)
+        options += _move_options(ctx, loaded, nxt, _best_value(options))
     options.append(Option(-stay, "hold"))
     best = options[0]
     for o in options[1:]:
@@ -1359,7 +1378,30 @@ def _close_options(
     return out
 
 
-def _move_options(ctx: Context, loaded: list[Weapon], nxt: float) -> list[Option]:
+def _best_value(options: list[Option]) -> float | None:
+    """The value of the option :func:`_choose` would hold after ``options`` (None: no option yet): the first of the
+    best, a later one only when it is worth more by 1e-12."""
+    if not options:
+        return None
+    best = options[0].value
+    for o in options:
+        if o.value > best + 1e-12:
+            best = o.value
+    return best
+
+
+#: The most a later shot can be worth (:func:`_best_shot_from`): a hit's worth is at most a whole foe (1), a barrage
+#: adds at most 0.15 of a foe's best attack (at most 1), and a step toward a foe less; the rounds' cost only takes off.
+LATER_MOST = 1.2
+#: How much under the option held a move's bound must fall for it not to be scored (the floats' rounding is far less).
+MOVE_SKIP_MARGIN = 1e-9
+
+
+def _move_options(ctx: Context, loaded: list[Weapon], nxt: float, held: float | None = None) -> list[Option]:
+    """Moves into cover or toward a foe. ``held``: the value of the option held so far (:func:`_best_value`); a move
+    that could not be worth more even with the best later shot there is (:data:`LATER_MOST`) is not scored, and not
+    listed: the option it would lose to is chosen either way (a later option is chosen only when worth more than
+    the one held, which only grows)."""
     enc, actor = ctx.enc, ctx.actor
     me = ctx.me
     here = (me.x, me.y)
@@ -1390,15 +1432,17 @@ def _move_options(ctx: Context, loaded: list[Weapon], nxt: float) -> list[Option
             continue
         end = path[-1]
         seen.add(end)
+        # exposed on the way (a metre per count, ZC-MOVE-1) this round, then where it ends
+        mid = path[(len(path) - 1) // 2]
+        exposure = threat_at(ctx, mid) + (THREAT_ROUNDS - 1) * threat_at(ctx, end)
+        if held is not None and nxt * LATER_MOST - ctx.style.threat_weight * exposure + MOVE_SKIP_MARGIN < held:
+            continue  # not worth the option held even with the best shot there is: no shot from there scored
         if weapons:
             later = _best_shot_from(ctx, end, weapons)
         else:  # hand to hand: a blow next action when the move ends beside a foe
             later = 0.1 / (1 + min(R.distance(end, (f.x, f.y)) for f in ctx.foes))
         if fid is not None and ctx.style.advances and later <= 0.0:
             later = 0.05 / (1 + R.distance(end, goal))  # closing in is worth something
-        # exposed on the way (a metre per count, ZC-MOVE-1) this round, then where it ends
-        mid = path[(len(path) - 1) // 2]
-        exposure = threat_at(ctx, mid) + (THREAT_ROUNDS - 1) * threat_at(ctx, end)
         value = nxt * later - ctx.style.threat_weight * exposure
         out.append(Option(value, "move", (fid,) if fid else (), path=path))
     return out

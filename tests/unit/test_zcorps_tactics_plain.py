@@ -7,7 +7,10 @@ looked for when the actor already has the map's best cover, and the cells looked
 by walk are found; an extra action's shots at -1D scored only with the weapons that hold the rounds for them; an
 active defence weighed with one context for the harm it prevents and the action it spends; a shot's parts and odds
 kept for the fight by what they are made from (a later decision reads them again); what a foe's attacks owe to the
-foe alone read once per decision; the dead of a horde not asked about an extra action.
+foe alone read once per decision; the dead of a horde not asked about an extra action; a walk within a foe's reach
+asked by the straight line where no wall stands between, else by a search no farther than the reach; no path
+searched toward a foe already within the stop; the cover cells looked at kept per cell for the fight; a move that
+could not beat the option held even with the best later shot there is not scored.
 Their state is the decision's (a Context lives for one decision, in which nothing moves), the fight's (keyed by all
 that moves) or the map's (which never changes).
 
@@ -385,6 +388,31 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["shots read from an earlier decision"] += got is not None and kept == len(tactics._parts(ctx.enc).values)
         return got
 
+    choose = tactics._choose
+
+    def checked_choose(enc, actor, style, ctx=None):  # type: ignore[no-untyped-def]
+        ctx = tactics.context(enc, actor, style) if ctx is None else ctx
+        got = choose(enc, actor, style, ctx)
+        with monkeypatch.context() as plainly:
+            plainly.setattr(tactics, "LATER_MOST", float("inf"))  # every move scored
+            whole = tactics.context(enc, actor, style)
+            assert got == choose(enc, actor, style, whole), actor
+        seen["decisions"] += 1
+        # a move's end scored is a shot list from there (the actor's own cell and the moves' ends are the cells asked)
+        seen["moves left unscored"] += len({k[0] for k in whole.lists}) > len({k[0] for k in ctx.lists})
+        return got
+
+    in_stop = tactics._in_stop
+
+    def checked_in_stop(field_, here, goal, stop):  # type: ignore[no-untyped-def]
+        got = in_stop(field_, here, goal, stop)
+        if got:  # the walk would end before its first step, whoever stands in the way
+            assert field_.path_toward(here, goal, 10, stop=stop) == [], (here, goal, stop)
+            seen["paths not searched"] += 1
+        return got
+
+    monkeypatch.setattr(tactics, "_in_stop", checked_in_stop)
+    monkeypatch.setattr(tactics, "_choose", checked_choose)
     monkeypatch.setattr(tactics, "_attack_value", checked_attack_value)
     monkeypatch.setattr(zcorps, "wants_extra_action", checked_wants_extra_action)
     monkeypatch.setattr(tactics, "_foe_threat", checked_foe_threat)
@@ -409,6 +437,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     met = ("shot lists", "foe lists", "cover cell lists", "full cover cell lists", "near radius enough")
     met += ("best cover already", "extra actions weighed", "extra actions taken", "defences weighed", "defences taken")
     met += ("foe threats", "foe threats read again", "extra actions asked", "shots read from an earlier decision")
+    met += ("decisions", "moves left unscored", "paths not searched")
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
@@ -426,6 +455,11 @@ BREAKS = {
     ),
     "a foe's odds kept for the fight, not the decision": ("_foe_odds", lambda ctx, foe: _kept_foe_odds(ctx, foe)),
     "no survivor asked about an extra action": ("_may_want_extra", lambda enc: frozenset()),
+    "no move scored whatever it could be worth": ("LATER_MOST", -1e9),
+    "a path toward a foe beyond the stop not searched": (
+        "_in_stop",
+        lambda field_, here, goal, stop: stop > 0 and R.distance(here, goal) <= stop + 15 and field_.sees(here, goal),
+    ),
 }
 
 
