@@ -170,6 +170,8 @@ class Battlefield:
         self._regions: list[int] | None = None
         #: :meth:`reaches_from`'s answers by start cell (they read only the walls, which never move)
         self._reached_from: dict[Cell, Callable[[Cell], bool]] = {}
+        #: :meth:`_slot_bounds`'s answers by (target, its slots' padded indices, metres): None for a straight line
+        self._bounds: dict[tuple[Cell, tuple[int, ...], int], tuple[list[int], int] | None] = {}
 
     # ------------------------------------------------------------ cells
 
@@ -354,6 +356,7 @@ class Battlefield:
         if found is None:
             if len(self._searches) >= self.field_limit:
                 self._searches.clear()  # a memory bound: a search labels every cell of the map
+                self._bounds.clear()  # (they hold the searches' labels)
             found = self._searches[goal] = _Search(self, goal)
         return found
 
@@ -494,13 +497,14 @@ class Battlefield:
             return out
         # the search from the goal as far as the start: every cell nearer the goal than the start is labelled
         # (the steps look at nothing farther), the border of the padded grid is never one metre nearer
-        search = self._search(goal)
+        search = self._searches.get(goal) or self._search(goal)
         row = self.width + 2
         field = search.label
         here = (y + 1) * row + x + 1
         # who stands where, read by index from the crowd's grid for its view
         standing, own = _standing(blocked, row, self.height)
-        search.reach(here)
+        if field[here] < 0:
+            search.reach(here)
         # each cell's steps a metre nearer (walls and labels never change: kept per search, by index)
         kept = search.nearer
         if kept is None:
@@ -532,12 +536,18 @@ class Battlefield:
         return out
 
     def _step_indices(self) -> dict[int, dict[int, tuple[tuple[int, int, int], ...]]]:
-        """:data:`_STEP_OFFSETS` as ``(index offset on the padded grid, dx, dy)``, by the signs of the goal's offset."""
+        """:data:`_STEP_OFFSETS` as ``(index offset on the padded grid, dx, dy)``, by the signs of the goal's offset,
+        each step once (its first place in the order) and no step that stays put."""
         found = self._steps_by_sign
         if found is None:
             row = self.width + 2
             found = self._steps_by_sign = {
-                sx: {sy: tuple((dy * row + dx, dx, dy) for dx, dy in offsets) for sy, offsets in by_y.items()}
+                sx: {
+                    sy: tuple(
+                        dict.fromkeys((dy * row + dx, dx, dy) for dx, dy in offsets if dx or dy)  # first places
+                    )
+                    for sy, offsets in by_y.items()
+                }
                 for sx, by_y in _STEP_OFFSETS.items()
             }
         return found
@@ -548,16 +558,15 @@ class Battlefield:
         number in :attr:`_step_sets` (a few hundred sets at most, each ``(index offset, dx, dy)``)."""
         grid = self._blocked_grid()
         nearer = field[here] - 1
-        steps: list[tuple[int, int, int]] = []
-        for step in self._step_indices()[(gx > x) - (gx < x)][(gy > y) - (gy < y)]:
-            di, dx, dy = step
-            j = here + di
-            if field[j] != nearer or grid[j] or step in steps:
-                continue  # not a metre nearer, a wall (a goal on a wall: a labelled wall cell), or listed
-            if dx and dy and grid[here + dx] and grid[here + di - dx]:
-                continue  # no squeeze between two wall corners (can_step)
-            steps.append(step)
-        key = tuple(steps)
+        key = tuple(
+            step
+            for step in self._step_indices()[(gx > x) - (gx < x)][(gy > y) - (gy < y)]
+            # a metre nearer, not a wall (a goal on a wall: a labelled wall cell), no squeeze between two wall
+            # corners (can_step)
+            if field[here + step[0]] == nearer
+            and not grid[here + step[0]]
+            and not (step[1] and step[2] and grid[here + step[1]] and grid[here + step[0] - step[1]])
+        )
         number = self._step_numbers.get(key)
         if number is None:
             number = self._step_numbers[key] = len(self._step_sets)
@@ -572,18 +581,29 @@ class Battlefield:
         searched at least ``metres`` plus that far; the others (a slot cut off from its target) in a straight line."""
         walled: list[tuple[list[int], int]] = []
         straight: list[Cell] = []
+        kept = self._bounds
         for t in dict.fromkeys(targets):
-            beside = [i for i in self._cells_round(t, _AROUND) if i in slots]
+            beside = tuple([i for i in self._cells_round(t, _AROUND) if i in slots])
             if not beside:
                 continue  # no slot beside it: it leads nowhere
-            search = self._search(t)
-            walks = [search.reach(i) for i in beside]
-            if min(walks) < 0:
+            key = (t, beside, metres)
+            bound = kept.get(key, False)
+            if bound is False:  # not known yet (the walls never move: kept with the searches it reads)
+                search = self._search(t)
+                walks = [search.reach(i) for i in beside]
+                if min(walks) < 0:
+                    bound = None
+                else:
+                    most = max(walks)
+                    search.deepen(metres + most)
+                    bound = (search.label, most)
+                if len(kept) >= SIGHT_KEPT:
+                    kept.clear()  # a memory bound
+                kept[key] = bound
+            if bound is None:
                 straight.append(t)
-                continue
-            most = max(walks)
-            search.deepen(metres + most)
-            walled.append((search.label, most))
+            else:
+                walled.append(bound)
         return walled, straight
 
     def _cells_round(self, t: Cell, offsets: tuple[Cell, ...]) -> list[int]:

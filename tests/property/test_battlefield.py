@@ -368,6 +368,28 @@ def test_walk_to_reach_in_the_thick_of_a_crowd_is_the_plain_search() -> None:
     assert hemmed > 150  # not vacuous
 
 
+def test_walk_to_reach_asked_again_of_one_battlefield_is_the_plain_search() -> None:
+    """A fixed sweep of small maps with posts, each asked several questions about the same living by other movers
+    through other crowds, some with the kept searches dropped between questions: the bounds the battlefield keeps
+    (by target, its free sides and the steps) answer as fresh ones (bounds kept without the steps fail here)."""
+    rng = random.Random(1)
+    for _ in range(700):
+        w, h = rng.randint(4, 12), rng.randint(4, 12)
+        field, free = crowded_posts(rng, w, h)
+        if len(free) < 3:
+            continue
+        field.field_limit = rng.choice([1, 2, 4096])  # the kept searches (and the bounds read from them) dropped
+        living = [rng.choice(free) for _ in range(3)]
+        for _ in range(6):
+            start = rng.choice(free)
+            targets = rng.sample(living, rng.randint(1, 3))
+            blocked = frozenset(rng.sample(free, rng.randint(0, len(free) // 3))) - {start}
+            metres = rng.randint(1, 12)
+            assert field.walk_to_reach(start, targets, metres, blocked=blocked) == _walk_to_reach_plainly(
+                field, start, targets, metres, blocked
+            ), (w, h, [(p.x, p.y) for p in field.walls], start, targets, sorted(blocked), metres)
+
+
 @given(st.data())
 @settings(max_examples=300, deadline=None)
 def test_open_map_walks_are_the_old_straight_walks(data: st.DataObject) -> None:
