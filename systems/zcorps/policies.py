@@ -375,7 +375,7 @@ def cautious(enc: Encounter, actor: str) -> Plan:
 def zombie(enc: Encounter, actor: str) -> Plan:
     """Shamble toward the nearest living, grab, bite."""
     a = enc.state.actors[actor]
-    here = pos(a)
+    here = (a.x, a.y)
     if "prone" in a.conditions:
         return Plan(kind="stand")
     if "grabbing" in a.conditions:
@@ -389,7 +389,7 @@ def zombie(enc: Encounter, actor: str) -> Plan:
     # the nearest living foe, those still able to act first (then by id): the crowd index knows the able ones
     actors, x, y = enc.state.actors, a.x, a.y
     crowd = enc.crowd
-    spreads = rules(enc).edition >= SPREAD_EDITION
+    spreads = enc.rules.edition >= SPREAD_EDITION  # rules(enc)
     others = crowd.other_sides(a.side)
     # a few able foes (a horde's handful of survivors): each one's distance, nearest first (then by id), read once
     near = crowd.all_near(x, y, others) if spreads else None
@@ -409,9 +409,10 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         if d <= 1:
             return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
         metres = min(sheet(enc, actor).move, 10)
-        path = walk(enc, here, pos(target), metres, stop=1, blocked=occupied(enc, actor))
-        end = path[-1] if path else here
-        if spreads and len(path) < metres and distance(end, pos(target)) > 1:
+        goal = (target.x, target.y)
+        # walk(): the battlefield's path around the walls, never onto a cell another stands on (occupied())
+        path = enc.battlefield.path_toward(here, goal, metres, stop=1, blocked=crowd.blocked_for(actor))
+        if spreads and len(path) < metres and distance(path[-1] if path else here, goal) > 1:
             # the way to the nearest is blocked short of it: round to a free side of a survivor
             spread = _to_a_free_side(enc, a, metres, near)
             if spread is not None:
