@@ -587,8 +587,10 @@ class Battlefield:
             if not beside:
                 continue  # no slot beside it: it leads nowhere
             key = (t, beside, metres)
-            bound = kept.get(key, False)
-            if bound is False:  # not known yet (the walls never move: kept with the searches it reads)
+            bound: tuple[list[int], int] | None
+            if key in kept:
+                bound = kept[key]
+            else:  # not known yet (the walls never move: kept with the searches it reads)
                 search = self._search(t)
                 walks = [search.reach(i) for i in beside]
                 if min(walks) < 0:
