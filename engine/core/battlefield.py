@@ -1180,9 +1180,18 @@ class Crowd:
         """Every able actor of ``sides`` as (distance from ``(x, y)``, id), sorted, when they are few (at most
         :attr:`few`); None when there are more (ask :meth:`nearest` or :meth:`within`, which look at the buckets
         round the point). A zombie's decision asks several questions of the few living: this answers them all."""
-        each = self._each_able(sides)
-        if each is None:
-            return None
+        if len(sides) == 1:  # one side asked about (the dead ask about the living): its able actors as they are
+            members = self.able.get(sides[0])
+            if not members:
+                return []
+            if len(members) > self.few:
+                return None
+            each = [members]
+        else:
+            found = self._each_able(sides)
+            if found is None:
+                return None
+            each = found
         out = [
             (d if (d := abs(ax - x)) > (e := abs(ay - y)) else e, aid)
             for members in each

@@ -520,3 +520,19 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
         assert crowd.able_count(side) == sum(
             1 for a in state.actors.values() if a.side == side and DISABLING.isdisjoint(a.conditions)
         )
+
+
+def test_all_near_lists_the_able_while_they_are_few() -> None:
+    """Crowd.all_near lists every able actor of the sides asked while there are at most ``few`` of them (one side or
+    several), and says None from one more: the edge the plain queries take over at."""
+    for sides in (["a"], ["a", "b"]):
+        state = State()
+        crowd = Crowd(state, 30, 30, few=5)
+        for i in range(7):
+            ev = _entered(f"x{i:02}", sides[i % len(sides)], 3 * i, 29 - 2 * i)
+            apply(state, ev)
+            crowd.observe(ev)
+            listed = crowd.all_near(1, 2, sides)
+            every = sorted((max(abs(a.x - 1), abs(a.y - 2)), a.id) for a in state.actors.values())
+            assert listed == (every if i < 5 else None), (sides, i)
+        assert crowd.all_near(1, 2, ["c"]) == []  # nobody of that side
