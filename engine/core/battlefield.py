@@ -886,8 +886,56 @@ class Crowd:
 
     def observe(self, ev: Any) -> None:
         actor = ev.actor
-        a = self.state.actors[actor]
         kind = type(ev)
+        if kind is E.Moved:
+            placed = self.placed.get(actor)
+            old = self.cell_of.get(actor)
+            new = (ev.x, ev.y)  # where the state's fold of the event put the mover
+            if placed is not None and old is not None and old != new:
+                # a step of an able actor onto another cell (every metre of a move): the upkeep below for it, without
+                # asking the state; a step changes neither the side nor the grade (nor whether it can act)
+                cells = self.cells
+                here = cells[old]
+                if len(here) == 1 and new not in cells:  # alone here, nobody there: its list moves (the same keys)
+                    del cells[old]
+                    cells[new] = here
+                else:
+                    here.remove(actor)
+                    if not here:
+                        del cells[old]
+                    there = cells.get(new)
+                    if there is None:
+                        cells[new] = [actor]
+                    else:
+                        there.append(actor)
+                self.cell_of[actor] = new
+                width, height, row = self.width, self.height, self.width + 2
+                x, y = old
+                if 0 <= x < width and 0 <= y < height:  # actors never leave the map (nor block a cell off it)
+                    self.standing[(y + 1) * row + x + 1] -= 1
+                x, y = new
+                if 0 <= x < width and 0 <= y < height:
+                    self.standing[(y + 1) * row + x + 1] += 1
+                b = self.bucket
+                key = (x // b, y // b)
+                side, grade, old_key = placed
+                self.able[side][actor] = new
+                grades = self.groups[side][grade]
+                if key == old_key:
+                    grades[key][actor] = new
+                    return
+                members = grades[old_key]
+                del members[actor]
+                if not members:
+                    del grades[old_key]
+                there_now = grades.get(key)
+                if there_now is None:
+                    grades[key] = {actor: new}
+                else:
+                    there_now[actor] = new
+                self.placed[actor] = (side, grade, key)
+                return
+        a = self.state.actors[actor]
         if kind is E.Moved or kind is E.ActorEntered:
             old = self.cell_of.get(actor)
             new = (a.x, a.y)
@@ -906,30 +954,7 @@ class Crowd:
                 x, y = new
                 if 0 <= x < width and 0 <= y < height:
                     self.standing[(y + 1) * row + x + 1] += 1
-            placed = self.placed.get(actor)
-            if kind is E.Moved and placed is not None:
-                # a step changes neither the side nor the grade (nor whether it can act): the position, and the
-                # bucket when it changes (as _place would, without working out the grade again)
-                b = self.bucket
-                key = (a.x // b, a.y // b)
-                side, grade, old_key = placed
-                self.able[side][actor] = new
-                grades = self.groups[side][grade]
-                if key == old_key:
-                    grades[key][actor] = new
-                    return
-                members = grades[old_key]
-                del members[actor]
-                if not members:
-                    del grades[old_key]
-                there = grades.get(key)
-                if there is None:
-                    grades[key] = {actor: new}
-                else:
-                    there[actor] = new
-                self.placed[actor] = (side, grade, key)
-                return
-        self._place(a)
+        self._place(a)  # a step that stays on its cell, or by an actor that cannot act, changes no bucket either
 
     def _place(self, a: ActorState) -> None:
         aid = a.id

@@ -1250,6 +1250,25 @@ class _ComparingFile:
         return None
 
 
+class _BatchWriter(LogWriter):
+    """The writer of a reproduction: the lines an action flushes are compared a batch of actions at a time.
+
+    The same bytes reach the comparing file in the same order, in fewer writes (a horde flushes twelve
+    thousand actions); a difference is still found, a few actions later at most, and the whole log is
+    compared: the run's end closes the writer, which writes what is left.
+    """
+
+    BATCH = 4096  # lines
+
+    def flush(self) -> None:
+        if len(self._pending) >= self.BATCH:
+            super().flush()
+
+    def close(self) -> None:
+        super().flush()
+        super().close()
+
+
 def _reproduced(path: Path, data: bytes, started: float, commitment: str | None) -> Report | None:
     """All six steps at once: the header's fight, re-run, writes these very bytes.
 
@@ -1296,7 +1315,7 @@ def _reproduced(path: Path, data: bytes, started: float, commitment: str | None)
     try:
         dice = DerivedDice(end.seed, head.dice.player_seeds)
         enc = encounter_from_header(head, seed=end.seed, dice=dice)
-        enc.writer = LogWriter(None, fh=copy)  # type: ignore[arg-type]  # file-like: write, flush, close
+        enc.writer = _BatchWriter(None, fh=copy)  # type: ignore[arg-type]  # file-like: write, flush, close
         enc.run()
     except Exception:  # a difference (_Diverged), or rules that fail on this header: the steps will tell
         return None

@@ -822,7 +822,9 @@ def action_counts(enc: Encounter, actor: str, value: int, extra: int) -> list[in
     """ZC-INIT-1 / ZC-MULTI-1: act at total, total-10, ...; extra actions follow, 10 apart (at least count 1)."""
     r = rules(enc)
     granted = max(1, value // r.points_per_action)
-    counts = [max(1, value - r.points_per_action * i) for i in range(granted + extra)]
+    n = granted + extra
+    # one action (most of a horde: a zombie's 1D Agilité mostly rolls under 20), without a comprehension's call
+    counts = [max(1, value)] if n == 1 else [max(1, value - r.points_per_action * i) for i in range(n)]
     if extra:
         enc.emit(E.ConditionSet(actor=actor, condition="extra_actions", value=extra, rule="ZC-MULTI-1"))
     book(enc).pending[actor] = counts

@@ -504,6 +504,11 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
     for cell in {(a.x, a.y) for a in state.actors.values()} | {(x, y)}:
         on = sorted(a.id for a in state.actors.values() if (a.x, a.y) == cell)
         assert sorted(crowd.occupants(cell)) == on
+    # no cell left holding someone who stepped off it (nor an empty list)
+    held: dict[Cell, list[str]] = {}
+    for a in state.actors.values():
+        held.setdefault((a.x, a.y), []).append(a.id)
+    assert {cell: sorted(ids) for cell, ids in crowd.cells.items()} == {cell: sorted(ids) for cell, ids in held.items()}
     # the counts on the padded grid the walk searches read: every actor on its cell, nothing on the border
     row = width + 2
     standing = [0] * (row * (height + 2))
