@@ -253,7 +253,7 @@ class ZCorps:
     def play_round(self, enc: Encounter, rnd: int) -> Process:
         """ZC-INIT-1: initiative rolls, then each action at total, total-10, ... counting down."""
         actors = [aid for aid, a in enc.state.actors.items() if a.can_act()]
-        inits = {aid: R.roll_initiative(enc, aid) for aid in actors}
+        inits = R.roll_initiatives(enc, actors)
         order = R.resolution_order(enc, inits)
         for aid in order:
             R.action_counts(enc, aid, inits[aid], wants_extra_action(enc, aid))

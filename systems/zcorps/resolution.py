@@ -805,6 +805,44 @@ def roll_initiative(enc: Encounter, actor: str) -> int:
     return value
 
 
+def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
+    """ZC-INIT-1: :func:`roll_initiative` of each actor in turn, the commonest roll without its general steps.
+
+    A horde's thousand zombies roll 1D Agilité each round: the Joker alone, with no wound penalty, no
+    lost balance, no CP to spend and nobody to ask. With derived dice such a roll goes straight to
+    :func:`roll_code`'s lone Joker; the very events and dice counter of :func:`roll_initiative`
+    (tests/unit/test_per_event_path.py compares both). Any other roll is :func:`roll_initiative`'s.
+    """
+    dice = enc.dice
+    if type(dice) is not DerivedDice:
+        return {aid: roll_initiative(enc, aid) for aid in actors}
+    r = rules(enc)
+    table = traits_table(enc)
+    states = enc.state.actors
+    ppa = r.points_per_action
+    top = enc.round_ticks - 1
+    asks = r.edition >= 4  # ZC-CP-1: a human is asked; a roll short by 3 or less buys a CP die
+    emit = enc.emit
+    inits: dict[str, int] = {}
+    for aid in actors:
+        t = table[aid]
+        code = t.codes["agilite"]
+        a = states[aid]
+        if (
+            code.dice != 1
+            or a.conditions.get("off_balance")  # ZC-BRAWL-1
+            or (asks and (t.policy == "human" or a.resources.get("cp", 0) > 0))
+            or (not t.undead and any(a.monitors[WOUNDS].marked))  # ZC-WOUND-1 (wound_penalty)
+        ):
+            inits[aid] = roll_initiative(enc, aid)
+            continue
+        roll = _roll_joker_alone(enc, dice, aid, code, "initiative (Agilité)")
+        value = max(1, min(roll.dice_total + code.pips, top))  # roll.total of a pool with dice
+        emit(E.InitiativeSet(actor=aid, value=value, actions=max(1, value // ppa), rule="ZC-INIT-1"))
+        inits[aid] = value
+    return inits
+
+
 def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
     """ZC-INIT-1 / C-TIE-1: descending initiative; ties by Agilité, then Perception, then 1d6 roll-offs."""
 
@@ -822,9 +860,7 @@ def action_counts(enc: Encounter, actor: str, value: int, extra: int) -> list[in
     """ZC-INIT-1 / ZC-MULTI-1: act at total, total-10, ...; extra actions follow, 10 apart (at least count 1)."""
     r = rules(enc)
     granted = max(1, value // r.points_per_action)
-    n = granted + extra
-    # one action (most of a horde: a zombie's 1D Agilité mostly rolls under 20), without a comprehension's call
-    counts = [max(1, value)] if n == 1 else [max(1, value - r.points_per_action * i) for i in range(n)]
+    counts = [max(1, value - r.points_per_action * i) for i in range(granted + extra)]
     if extra:
         enc.emit(E.ConditionSet(actor=actor, condition="extra_actions", value=extra, rule="ZC-MULTI-1"))
     book(enc).pending[actor] = counts

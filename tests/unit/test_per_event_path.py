@@ -13,6 +13,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from fracas.core import events as E
 from fracas.core.bundled import resolve_scenario
@@ -104,3 +105,53 @@ def test_a_lone_joker_rolled_at_once_writes_what_the_general_roll_writes(tmp_pat
     lone_ones = [ev for ev in jokers if ev.faces[0] == 1]
     assert lone_ones and any(len(ev.faces) > 2 for ev in jokers)
     assert all(ev.fates == (["kept"] if edition == 1 else ["cancelled"]) for ev in lone_ones)
+
+
+@pytest.mark.parametrize("edition", [1, 4, 6])
+def test_a_round_of_initiatives_writes_what_a_roll_each_writes(tmp_path: Path, edition: int) -> None:
+    """resolution.roll_initiatives rolls the commonest initiative (1D Agilité, nothing to add or ask) itself.
+
+    Every other roll is roll_initiative's: the actors here are set off balance (ZC-BRAWL-1), wounded
+    (ZC-WOUND-1: a zombie feels nothing), given CP to spend (ZC-CP-1, edition 4 on) or left as they are.
+    """
+    from fracas.core.encounter import Encounter
+    from fracas.core.scenario import load_scenario
+    from fracas.core.system import get_system
+    from fracas.systems.zcorps import resolution as R
+
+    text = (DATA / "zc_horde.toml").read_text(encoding="utf-8")
+    text = text.replace('agilite = "3D+1"', 'agilite = "1D+1"')  # a survivor with a 1D Agilité: Marcus, wounded below
+    scenario = tmp_path / "horde.toml"
+    scenario.write_text(text.replace("[map]", f"[rules]\nedition = {edition}\n\n[map]", 1), encoding="utf-8")
+
+    def initiatives(dice: DerivedDice) -> tuple[dict[str, int], list[tuple[int, int, bytes]]]:
+        seen: list[tuple[int, int, bytes]] = []
+        enc = Encounter(
+            get_system("zcorps"),
+            load_scenario(scenario),
+            seed="1",
+            dice=dice,
+            listeners=[lambda seq, rnd, count, sec, ev: seen.append((seq, dice.counter, msgspec.json.encode(ev)))],
+        )
+        enc.emit(enc.header())
+        enc.round = 1
+        enc.emit(E.RoundStarted(round=1))
+        for spec in enc.scenario.actors:
+            enc.emit(enc.system.entered(enc, spec))
+        for i, aid in enumerate(enc.state.actors):
+            if i % 3 == 0:
+                enc.emit(E.ConditionSet(actor=aid, condition="off_balance", value=1, rule="ZC-BRAWL-1"))
+            if i % 4 == 1:
+                enc.emit(
+                    E.WoundMarked(actor=aid, monitor="wounds", level=1, level_name="w", damage=1, threshold=1, rule="t")
+                )
+            if i % 5 == 2:
+                enc.emit(E.ResourceSpent(actor=aid, resource="cp", amount=-2, left=2, rule="t"))
+        return R.roll_initiatives(enc, list(enc.state.actors)), seen
+
+    fast, plain = initiatives(DerivedDice("1")), initiatives(PlainDerivedDice("1"))
+    assert fast == plain
+    # not vacuous: zombies rolled both ways (left as they are; set off balance), and exploded Jokers among them
+    texts = [ev for _, _, ev in plain[1]]
+    assert sum(b'"type":"ConditionCleared"' in ev for ev in texts) > 5
+    assert sum(b'"type":"InitiativeSet"' in ev for ev in texts) == len(plain[0]) > 40
