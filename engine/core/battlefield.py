@@ -168,6 +168,8 @@ class Battlefield:
         self._step_numbers: dict[tuple[tuple[int, int, int], ...], int] = {}
         self._steps_by_sign: dict[int, dict[int, tuple[tuple[int, int, int], ...]]] | None = None
         self._regions: list[int] | None = None
+        #: each padded cell's neighbours a step may go onto (:meth:`_steps_from`)
+        self._neighbours: list[tuple[int, ...]] | None = None
         #: :meth:`reaches_from`'s answers by start cell (they read only the walls, which never move)
         self._reached_from: dict[Cell, Callable[[Cell], bool]] = {}
         #: :meth:`_slot_bounds`'s answers by (target, its slots' padded indices, metres): None for a straight line
@@ -328,24 +330,38 @@ class Battlefield:
             self._padded = grid
         return grid
 
+    def _steps_from(self) -> list[tuple[int, ...]]:
+        """Each padded cell's neighbours a step from it may go onto (:meth:`can_step`: a free cell, diagonally only
+        when the two cells beside it are not both walls), in :data:`NEIGHBOURS` order, by padded index: worked out
+        once (the walls never move), for every breadth-first search to read instead of testing each step."""
+        found = self._neighbours
+        if found is None:
+            grid = self._blocked_grid()
+            row = self.width + 2
+            size = len(grid)
+            steps = _padded_steps(row)
+
+            def blocked(k: int) -> int:
+                return grid[k] if 0 <= k < size else 1  # beyond the border: blocked
+
+            found = self._neighbours = [
+                tuple(
+                    j
+                    for dx, dy, step in steps
+                    if not blocked(j := i + step) and not (dx and dy and blocked(i + dx) and blocked(i + dy * row))
+                )
+                for i in range(size)
+            ]
+        return found
+
     def _layer(self, layer: list[int], label: list[int], value: int) -> list[int]:
         """One layer of a breadth-first search over the padded grid: the free cells one step from ``layer`` not
-        yet labelled, labelled ``value``. A step is :meth:`can_step`'s: onto a free cell, diagonally only when
-        the two cells beside it are not both walls."""
-        grid = self._blocked_grid()
-        row = self.width + 2
+        yet labelled, labelled ``value``. A step is :meth:`can_step`'s (:meth:`_steps_from`)."""
+        steps_from = self._steps_from()
         nxt: list[int] = []
-        axes = (1, -1, row, -row)
-        diagonals = ((row + 1, 1, row), (row - 1, -1, row), (1 - row, 1, -row), (-row - 1, -1, -row))
         for i in layer:
-            for step in axes:
-                j = i + step
-                if label[j] < 0 and not grid[j]:
-                    label[j] = value
-                    nxt.append(j)
-            for step, side_x, side_y in diagonals:
-                j = i + step
-                if label[j] < 0 and not grid[j] and not (grid[i + side_x] and grid[i + side_y]):
+            for j in steps_from[i]:
+                if label[j] < 0:
                     label[j] = value
                     nxt.append(j)
         return nxt
@@ -702,17 +718,15 @@ class Battlefield:
                 shut_start = False
         if shut_start:
             return None  # no slot within reach, were nobody in the way
+        steps_from = self._steps_from()
         layer = [first]
         for steps in range(metres):
             nxt: list[int] = []
             allowance = metres - steps  # the steps left after this one, and one
             for i in layer:
-                for dx, dy, step in steps_to:
-                    j = i + step
+                for j in steps_from[i]:  # can_step's neighbours, in NEIGHBOURS order
                     if shut[j]:
                         continue
-                    if dx and dy and grid[i + dx] and grid[i + dy * row]:
-                        continue  # no squeeze between two wall corners (can_step)
                     if standing is not None:
                         n = standing[j]
                         if n and (n > 1 or j != own):
