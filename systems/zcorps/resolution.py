@@ -787,20 +787,25 @@ def pool_penalties(enc: Encounter, actor: str, *, agility: bool, skill_roll: boo
 def roll_initiative(enc: Encounter, actor: str) -> int:
     """ZC-INIT-1: an Agilité roll (Joker explodes); one action per full 10, at least one."""
     r = rules(enc)
-    t = traits(enc, actor)
-    code = t.codes["agilite"]
+    code = traits(enc, actor).codes["agilite"]
     pens = pool_penalties(enc, actor, agility=True, skill_roll=False)
     rolled = with_dice(code, sum(d for _, d, _ in pens)) if pens else code
     roll = roll_code(enc, actor, rolled, purpose="initiative (Agilité)", rule="ZC-INIT-1")
     short = r.points_per_action - roll.total % r.points_per_action
-    if r.edition >= 4 and t.policy == "human":  # asks_human()
+    if asks_human(enc, actor):
         actions = max(1, roll.total // r.points_per_action)
         stands = f"{actions} action{'s' if actions > 1 else ''}, {short} short of one more"
         human_cp(enc, actor, roll, purpose="initiative (Agilité)", stands=stands)
     elif r.edition >= 4 and rolled.dice > 0 and short <= 3 and enc.state.actors[actor].resources.get("cp", 0) > 0:
         spend_cp(enc, actor, roll, 1, purpose="initiative (Agilité)")  # ZC-CP-1 (policy): one die for one more action
-    value = max(1, min(roll.total, enc.round_ticks - 1))
-    actions = max(1, value // r.points_per_action)
+    return set_initiative(enc, actor, roll.total)
+
+
+def set_initiative(enc: Encounter, actor: str, total: int) -> int:
+    """ZC-INIT-1: the initiative a roll ``total`` gives (at least 1, below the round's ticks) and one action per full
+    ``points_per_action``, at least one; logged (InitiativeSet)."""
+    value = max(1, min(total, enc.round_ticks - 1))
+    actions = max(1, value // rules(enc).points_per_action)
     enc.emit(E.InitiativeSet(actor=actor, value=value, actions=actions, rule="ZC-INIT-1"))
     return value
 
@@ -819,10 +824,7 @@ def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
     r = rules(enc)
     table = traits_table(enc)
     states = enc.state.actors
-    ppa = r.points_per_action
-    top = enc.round_ticks - 1
     asks = r.edition >= 4  # ZC-CP-1: a human is asked; a roll short by 3 or less buys a CP die
-    emit = enc.emit
     inits: dict[str, int] = {}
     for aid in actors:
         t = table[aid]
@@ -837,9 +839,7 @@ def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
             inits[aid] = roll_initiative(enc, aid)
             continue
         roll = _roll_joker_alone(enc, dice, aid, code, "initiative (Agilité)")
-        value = max(1, min(roll.dice_total + code.pips, top))  # roll.total of a pool with dice
-        emit(E.InitiativeSet(actor=aid, value=value, actions=max(1, value // ppa), rule="ZC-INIT-1"))
-        inits[aid] = value
+        inits[aid] = set_initiative(enc, aid, roll.dice_total + code.pips)  # roll.total of a pool with dice
     return inits
 
 
