@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fracas.core.battlefield import Cell
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.d100 import resolution as R
@@ -208,29 +209,55 @@ def reaction_outcomes(enc: Encounter, defender: str, choice: str) -> list[tuple[
     """D100-REACT-1, D100-DODGE-1, D100-PARRY-1: (P, attacker's modifier, damage reduction) of each band."""
     if choice == "none":
         return [(1.0, 0, 0)]
+    return _band_outcomes(enc, defender, choice, reaction_skill(enc, defender, choice))
+
+
+def reaction_skill(enc: Encounter, defender: str, choice: str) -> int:
+    """D100-REACT-1: the defender's modified skill for a dodge or a parry (its standing modifiers, and the
+    further-reaction penalty for each reaction it made this round)."""
+    skill = R.sheet(enc, defender).skills.get(choice, 0)
+    skill += sum(m.value for m in R.standing_modifiers(enc, defender, choice))
+    return skill + rules(enc).further_reaction * R.reactions_used(enc, defender)
+
+
+def _band_outcomes(enc: Encounter, defender: str, choice: str, skill: int) -> list[tuple[float, int, int]]:
+    """:func:`reaction_outcomes` of a dodge or a parry at the modified skill ``skill``."""
     r = rules(enc)
-    spec = R.sheet(enc, defender)
-    skill = spec.skills.get(choice, 0) + sum(m.value for m in R.standing_modifiers(enc, defender, choice))
-    skill += r.further_reaction * R.reactions_used(enc, defender)
     odds = reaction_odds(skill)
     if choice == "dodge":
         return [(p, r.dodge_modifiers.get(band, 0), 0) for band, p in zip(TEST_BANDS, odds, strict=True)]
-    obj = spec.parry_object or "improvised"
+    obj = R.sheet(enc, defender).parry_object or "improvised"
     base = r.parry_reduction.get(obj, 0) if obj in r.shields else 0
     num, den = r.parry_critical_multiplier
     critical = ALL_DAMAGE if base == ALL_DAMAGE else base * num // den
-    out = [(odds[0], 0, critical), (odds[1], 0, base), (odds[2], 0, 0), (odds[3], r.parry_fumble_bonus, 0)]
-    return out
+    return [(odds[0], 0, critical), (odds[1], 0, base), (odds[2], 0, 0), (odds[3], r.parry_fumble_bonus, 0)]
 
 
 def harm(enc: Encounter, shooter: str, weapon: Weapon, mode: str, target: str, choice: str) -> float:
     """The expected worth of the shot's hit on ``target`` when it reacts with ``choice`` (the weapon fires)."""
-    skill = attack_skill(enc, shooter, weapon)
+    outcomes = reaction_outcomes(enc, target, choice)
+    return _harm_of(enc, attack_skill(enc, shooter, weapon), weapon, mode, target, outcomes, {})
+
+
+def _harm_of(
+    enc: Encounter,
+    skill: int,
+    weapon: Weapon,
+    mode: str,
+    target: str,
+    outcomes: list[tuple[float, int, int]],
+    worths: dict[int, tuple[float, float]],
+) -> float:
+    """:func:`harm` at the shooter's modified skill ``skill`` over the reaction's ``outcomes``. ``worths``: the
+    worths of a hit of this weapon, mode and target by damage reduction, filled as they are asked."""
     total = 0.0
-    for p, modifier, reduction in reaction_outcomes(enc, target, choice):
+    for p, modifier, reduction in outcomes:
         if p <= 0.0:
             continue
-        plain, critical = hit_worth(enc, weapon, mode, target, reduction)
+        worth = worths.get(reduction)
+        if worth is None:
+            worth = worths[reduction] = hit_worth(enc, weapon, mode, target, reduction)
+        plain, critical = worth
         if plain <= 0.0 and critical <= 0.0:
             continue
         p_critical, p_plain = attack_odds(skill + modifier)
@@ -248,6 +275,57 @@ def reactions_possible(enc: Encounter, defender: str, order: Sequence[str]) -> l
     return out
 
 
+#: A defender's possible reactions in the style's order, each with its modified skill (:func:`defence`).
+Defence = tuple[tuple[str, int], ...]
+#: The key of a shot's weighed reactions (:func:`_reacted`): the shooter's modified skill, the weapon's damage,
+#: the mode, the target, its HP and HP max, and its :data:`Defence`.
+ReactedKey = tuple[int, str, str, str, int | None, int | None, Defence]
+#: The most weighed shots kept for a fight (the memo is emptied when it is full).
+KEPT_MOST = 1 << 16
+
+
+def defence(enc: Encounter, defender: str, order: Sequence[str]) -> Defence:
+    """D100-REACT-1: the reactions ``defender`` can make now, in ``order``, each with its modified skill."""
+    return tuple((choice, reaction_skill(enc, defender, choice)) for choice in reactions_possible(enc, defender, order))
+
+
+def _weigh_reactions(
+    enc: Encounter, skill: int, weapon: Weapon, mode: str, target: str, possible: Defence
+) -> tuple[str, float]:
+    """:func:`best_reaction` and the harm the shot still does through it, from what they are made of."""
+    worths: dict[int, tuple[float, float]] = {}
+    best, least = "none", _harm_of(enc, skill, weapon, mode, target, [(1.0, 0, 0)], worths)
+    for choice, reacting in possible:
+        h = _harm_of(enc, skill, weapon, mode, target, _band_outcomes(enc, target, choice, reacting), worths)
+        if h < least - EPSILON:
+            best, least = choice, h
+    return best, least
+
+
+def _kept(enc: Encounter) -> dict[ReactedKey, tuple[str, float]]:
+    """The weighed shots of the fight, by all they are made from (:data:`ReactedKey`)."""
+    kept: dict[ReactedKey, tuple[str, float]] | None = enc.scratch.get("d100_tactics_reacted")
+    if kept is None:
+        kept = enc.scratch["d100_tactics_reacted"] = {}
+    return kept
+
+
+def _reacted(
+    enc: Encounter, skill: int, weapon: Weapon, mode: str, target: str, possible: Defence
+) -> tuple[str, float]:
+    """(the target's best reaction, the harm the shot does through it): weighed once for the fight by all they are
+    made from (another shooter as skilled, a later decision before anything changed, read them again)."""
+    a = enc.state.actors[target]
+    key = (skill, weapon.damage, mode, target, a.hp, a.hp_max, possible)
+    kept = _kept(enc)
+    got = kept.get(key)
+    if got is None:
+        if len(kept) >= KEPT_MOST:
+            kept.clear()
+        got = kept[key] = _weigh_reactions(enc, skill, weapon, mode, target, possible)
+    return got
+
+
 def best_reaction(
     enc: Encounter, defender: str, attacker: str, weapon: Weapon, mode: str, order: Sequence[str] = ("dodge", "parry")
 ) -> str:
@@ -255,12 +333,8 @@ def best_reaction(
 
     ``order``: the style's preference, which only breaks an exact tie between two reactions.
     """
-    best, least = "none", harm(enc, attacker, weapon, mode, defender, "none")
-    for choice in reactions_possible(enc, defender, order):
-        h = harm(enc, attacker, weapon, mode, defender, choice)
-        if h < least - EPSILON:
-            best, least = choice, h
-    return best
+    skill = attack_skill(enc, attacker, weapon)
+    return _reacted(enc, skill, weapon, mode, defender, defence(enc, defender, order))[0]
 
 
 def fire_chance(enc: Encounter, shooter: str, weapon: Weapon) -> float:
@@ -270,16 +344,28 @@ def fire_chance(enc: Encounter, shooter: str, weapon: Weapon) -> float:
     return panne + (1.0 - panne) * success_chance(luck)
 
 
+#: The reactions a shooter weighs for its target, in this order (the target's style only breaks exact ties).
+EXPECTED_ORDER = ("dodge", "parry")
+
+
+def expected_defence(enc: Encounter, target: str) -> Defence:
+    """The reactions a shooter expects of ``target``: none from a ``passive`` target, else those it can make."""
+    if R.sheet(enc, target).policy == "passive":
+        return ()
+    return defence(enc, target, EXPECTED_ORDER)
+
+
 def expected_reaction(enc: Encounter, target: str, shooter: str, weapon: Weapon, mode: str) -> str:
     """The reaction a shooter expects: none from a ``passive`` target, else the competent one."""
-    if R.sheet(enc, target).policy == "passive":
-        return "none"
-    return best_reaction(enc, target, shooter, weapon, mode)
+    skill = attack_skill(enc, shooter, weapon)
+    return _reacted(enc, skill, weapon, mode, target, expected_defence(enc, target))[0]
 
 
 def shot_worth(enc: Encounter, shooter: str, weapon: Weapon, mode: str, target: str) -> float:
-    choice = expected_reaction(enc, target, shooter, weapon, mode)
-    return fire_chance(enc, shooter, weapon) * harm(enc, shooter, weapon, mode, target, choice)
+    """P(the weapon fires) x the harm the hit does through the reaction the shooter expects."""
+    skill = attack_skill(enc, shooter, weapon)
+    harmed = _reacted(enc, skill, weapon, mode, target, expected_defence(enc, target))[1]
+    return fire_chance(enc, shooter, weapon) * harmed
 
 
 # ------------------------------------------------------------ targets
@@ -289,28 +375,47 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
     """The foes worth weighing, in id order: of the :data:`LOOKED_AT` foes nearest the actor (in sight or
     not) and the nearest of each of the :data:`MOST_HURT` worst hurt grades, those it sees; at most
     :data:`NEAREST` of the nearest. Bounded work: a few crowd searches and sight lines, whatever the crowd
-    and whatever walls hide (no scan of every actor)."""
+    and whatever walls hide (no scan of every actor). When the foes are few (the crowd's
+    :meth:`~fracas.core.battlefield.Crowd.all_near`), one list of them all by (distance, id) answers both
+    questions: its first :data:`LOOKED_AT`, and the first of each grade."""
     me = enc.state.actors[actor]
     here = (me.x, me.y)
     field = enc.battlefield
     actors = enc.state.actors
     crowd = enc.crowd
     sides = crowd.other_sides(me.side)
-    looked = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT)
+    near = crowd.all_near(me.x, me.y, sides)
+    looked = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT) if near is None else [fid for _, fid in near[:LOOKED_AT]]
 
     def sees(fid: str) -> bool:
         return not field.opaque or field.sees(here, R.pos(actors[fid]))
 
-    chosen = [fid for fid in looked if sees(fid)][:NEAREST]
+    chosen: list[str] = []
+    for fid in looked:
+        if sees(fid):
+            chosen.append(fid)
+            if len(chosen) == NEAREST:
+                break
+    placed = crowd.placed
     for grade in crowd.grades(sides)[:MOST_HURT]:  # the crowd grades d100 actors by HP lost
         if grade < 0:
             break
-        found = crowd.nearest(me.x, me.y, sides, grades=(grade,))
-        if found is not None:
-            fid = found[1][0]
-            if fid not in chosen and sees(fid):
-                chosen.append(fid)
+        if near is None:
+            found = crowd.nearest(me.x, me.y, sides, grades=(grade,))
+            worst = found[1][0] if found is not None else None
+        else:
+            worst = _first_of_grade(near, placed, grade)
+        if worst is not None and worst not in chosen and sees(worst):
+            chosen.append(worst)
     return [actors[fid] for fid in sorted(chosen)]
+
+
+def _first_of_grade(near: list[tuple[int, str]], placed: dict[str, tuple[str, int, Cell]], grade: int) -> str | None:
+    """The nearest foe of ``grade`` (ties by id): the first of that grade in ``near``, sorted by (distance, id)."""
+    for _, fid in near:
+        if placed[fid][1] == grade:
+            return fid
+    return None
 
 
 def modes_in_order(weapon: Weapon, preferred: str) -> list[str]:
@@ -322,14 +427,21 @@ def modes_in_order(weapon: Weapon, preferred: str) -> list[str]:
 def best_shot(
     enc: Encounter, actor: str, weapons: Sequence[Weapon], preferred: str, foes: Sequence[ActorState]
 ) -> Shot | None:
-    """The shot worth the most (the style's mode unless it does nothing); None when none is worth anything."""
+    """The shot worth the most (the style's mode unless it does nothing); None when none is worth anything.
+
+    Each :func:`shot_worth`, with what depends on the shooter and weapon alone read once a weapon and what
+    depends on the foe alone (its defence) once a foe."""
     here = R.pos(enc.state.actors[actor])
     best: tuple[float, int, int, str] | None = None
     found: Shot | None = None
+    defences = [(foe, expected_defence(enc, foe.id)) for foe in foes]
     for index, weapon in enumerate(weapons):
-        for foe in foes:
-            for mode in modes_in_order(weapon, preferred):
-                worth = shot_worth(enc, actor, weapon, mode, foe.id)
+        skill = attack_skill(enc, actor, weapon)
+        fire = fire_chance(enc, actor, weapon)
+        modes = modes_in_order(weapon, preferred)
+        for foe, possible in defences:
+            for mode in modes:
+                worth = fire * _reacted(enc, skill, weapon, mode, foe.id, possible)[1]
                 if worth > EPSILON:
                     break
             else:

@@ -261,19 +261,19 @@ def test_a_decision_weighs_a_bounded_number_of_foes_whatever_the_crowd(
         copy.deepcopy(BOB) | {"id": f"foe{i:03d}", "name": f"Foe {i}", "position": [10, i % 5]} for i in range(150)
     ]
     weighed: list[str] = []
-    real = T.shot_worth
+    real = T._reacted  # each shot weighed (read again or not)
 
-    def spy(enc: Encounter, shooter: str, weapon: Any, mode: str, target: str) -> float:
+    def spy(enc: Encounter, skill: int, weapon: Any, mode: str, target: str, possible: Any) -> Any:
         weighed.append(target)
-        return real(enc, shooter, weapon, mode, target)
+        return real(enc, skill, weapon, mode, target, possible)
 
-    monkeypatch.setattr(T, "shot_worth", spy)
+    monkeypatch.setattr(T, "_reacted", spy)
     enc = setup(tmp_path, ann={"policy": "raider"}, others=others)
     for i in range(60):  # sixty foes hurt, at many levels
         enc.emit(E.HitPointsChanged(actor=f"foe{i:03d}", delta=-(1 + i % 7), hp=11 - i % 7, rule="D100-LETHAL-1"))
     plan = _plan(enc)
     assert plan.kind == "shoot"
-    assert len(set(weighed)) <= T.NEAREST + T.MOST_HURT
+    assert 0 < len(set(weighed)) <= T.NEAREST + T.MOST_HURT
     assert plan.target in {f"foe{i:03d}" for i in range(60) if i % 7 == 6}  # one of the most hurt (5 HP left)
 
 
