@@ -17,6 +17,7 @@ import os
 import sys
 import time
 import traceback
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -36,7 +37,7 @@ from fracas.core.version import __version__
 
 if TYPE_CHECKING:
     from fracas.core import events as E
-    from fracas.core.state import State
+    from fracas.core.state import ActorState, State
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -52,28 +53,82 @@ def _out(text: str = "", stream: TextIO | None = None) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def print_state(state: State, stream: TextIO | None = None) -> None:
-    """Per actor: position, initiative, both monitors box by box, conditions, ammunition."""
-    for a in state.actors.values():
-        _out(f"{a.name} [{a.id}, side {a.side}] {a.status()} at ({a.x},{a.y}), initiative {a.initiative}", stream)
-        width = max((len(m) for m in a.monitors), default=0)
-        for m in a.monitors.values():
-            _out(f"  {m.name:<{width}}  {m.render()}", stream)
-        if a.hp is not None:
-            _out(f"  HP {a.hp}/{a.hp_max}", stream)
-        conds = (
-            ", ".join(k.replace("_", " ") + (f" {v}" if v else "") for k, v in sorted(a.conditions.items())) or "none"
+#: A side of more actors than this shows, in the sheets, the actors the fight touched and counts the others.
+SIDE_SHEETS = 20
+#: A fight of more actors than this is narrated an attack a line (``--summary``) unless a narration is asked for.
+LARGE_FIGHT = 100
+
+
+def folded_sides(actors: Sequence[ActorState]) -> set[str]:
+    """The sides of more than :data:`SIDE_SHEETS` actors: their untouched actors are counted, not shown."""
+    counts = Counter(a.side for a in actors)
+    return {side for side, n in counts.items() if n > SIDE_SHEETS}
+
+
+def untouched(a: ActorState) -> bool:
+    """Nothing on the sheet but a place and an initiative: no box marked, no condition, no damage taken."""
+    return (
+        not a.conditions
+        and a.damage_taken == 0
+        and a.hp == a.hp_max
+        and all(m.worst() < 0 for m in a.monitors.values())
+    )
+
+
+def print_state(state: State, stream: TextIO | None = None, *, every: bool = False) -> None:
+    """Each actor's sheet; a big side's untouched actors are counted in one line unless ``every``."""
+    actors = list(state.actors.values())
+    fold = set() if every else folded_sides(actors)
+    counted: dict[str, int] = {}
+    for a in actors:
+        if a.side in fold and untouched(a):
+            counted[a.side] = counted.get(a.side, 0) + 1
+        else:
+            print_sheet(a, stream)
+    for side, n in counted.items():
+        _out(
+            f"... and {n} more of side {side} with nothing on their sheets but a place and an initiative"
+            " (--all-sheets prints every sheet)",
+            stream,
         )
-        _out(f"  conditions: {conds}", stream)
-        if a.weapons:
-            gear = []
-            for w, st in a.weapons.items():
-                spare = a.spare.get(w, 0)
-                ammo = f" {a.ammo[w]} rounds (+{spare} magazine{'s' if spare != 1 else ''})" if w in a.ammo else ""
-                gear.append(f"{w} {st}{ammo}")
-            _out(f"  weapons: {'; '.join(gear)}", stream)
-        if a.resources:
-            _out(f"  resources: {', '.join(f'{k} {v}' for k, v in a.resources.items())}", stream)
+
+
+def print_sheet(a: ActorState, stream: TextIO | None = None) -> None:
+    """One actor: position, initiative, both monitors box by box, conditions, ammunition."""
+    _out(f"{a.name} [{a.id}, side {a.side}] {a.status()} at ({a.x},{a.y}), initiative {a.initiative}", stream)
+    width = max((len(m) for m in a.monitors), default=0)
+    for m in a.monitors.values():
+        _out(f"  {m.name:<{width}}  {m.render()}", stream)
+    if a.hp is not None:
+        _out(f"  HP {a.hp}/{a.hp_max}", stream)
+    conds = ", ".join(k.replace("_", " ") + (f" {v}" if v else "") for k, v in sorted(a.conditions.items())) or "none"
+    _out(f"  conditions: {conds}", stream)
+    if a.weapons:
+        gear = []
+        for w, st in a.weapons.items():
+            spare = a.spare.get(w, 0)
+            ammo = f" {a.ammo[w]} rounds (+{spare} magazine{'s' if spare != 1 else ''})" if w in a.ammo else ""
+            gear.append(f"{w} {st}{ammo}")
+        _out(f"  weapons: {'; '.join(gear)}", stream)
+    if a.resources:
+        _out(f"  resources: {', '.join(f'{k} {v}' for k, v in a.resources.items())}", stream)
+
+
+def add_sheets_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--all-sheets",
+        action="store_true",
+        help=f"print every actor's sheet (a side of more than {SIDE_SHEETS} shows those the fight touched)",
+    )
+
+
+def narrates_a_summary(args: argparse.Namespace, actors: int) -> bool:
+    """``--summary``, or a fight of more than :data:`LARGE_FIGHT` actors with no narration asked for."""
+    if args.summary:
+        return True
+    if args.play_by_play or args.only is not None:
+        return False
+    return actors > LARGE_FIGHT
 
 
 # ---------------------------------------------------------------------- run
@@ -95,6 +150,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.binary and not args.log:
         log_path = log_path.with_suffix(".msgpack")
     files.check_output(log_path, force=args.force, inputs=[loaded.path])
+    actors = len(loaded.spec.actors)
+    if not args.summary and narrates_a_summary(args, actors) and not args.json and not args.quiet:
+        args.summary = True
+        _out(f"{actors} actors: one line per attack (--summary); --play-by-play narrates every action")
     printer = narration.Printer(args, _out)
     listeners: list[Callable[[int, int, int, float, E.Event], None]] = []
     if not args.json and not args.quiet:
@@ -127,7 +186,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         _out(json.dumps(payload, ensure_ascii=False, sort_keys=False))
         return EXIT_OK
     printer.finish()
-    print_sheets(Path(result.log) if result.log else None, result.state, printer.aftermath_seq)
+    print_sheets(Path(result.log) if result.log else None, result.state, printer.aftermath_seq, every=args.all_sheets)
     _out()
     nar = printer.narrator
     who = nar.outcome(result.winner, result.reason)
@@ -135,19 +194,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def print_sheets(log: Path | None, final: State, aftermath: int | None) -> None:
+def print_sheets(log: Path | None, final: State, aftermath: int | None, *, every: bool = False) -> None:
     """The sheets at the end of the fight, then (when the aftermath changed anything) after it."""
     from fracas.services.run import replay_log
 
     if log is not None and aftermath is not None and final.seq > aftermath + 1:
         _out()
         _out(f"At the end of the fight (round {final.round}, seq {aftermath}):")
-        print_state(replay_log(log, at=aftermath).state)
+        print_state(replay_log(log, at=aftermath).state, every=every)
         _out()
         _out(f"After the aftermath ({narration.duration(final.sec)} simulated):")
     else:
         _out()
-    print_state(final)
+    print_state(final, every=every)
 
 
 # ------------------------------------------------------------------- replay
@@ -185,9 +244,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     aftermath = narration.aftermath_seq(path) if args.at is None else None
     if aftermath is not None and s.seq > aftermath + 1:
         _out(f"At the end of the fight (seq {aftermath}):")
-        print_state(replay_log(path, at=aftermath).state)
+        print_state(replay_log(path, at=aftermath).state, every=args.all_sheets)
         _out(f"After the aftermath ({narration.duration(s.sec)} simulated):")
-    print_state(s)
+    print_state(s, every=args.all_sheets)
     if s.ended:
         if head is not None and not args.narrate:
             printer.narrator.text(head)  # the sides' names
@@ -265,6 +324,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print one JSON object instead of the play-by-play")
     run.add_argument("--quiet", action="store_true", help="no play-by-play, only the final state")
     narration.add_flags(run)
+    run.add_argument(
+        "--play-by-play",
+        action="store_true",
+        help=f"narrate every action even in a fight of more than {LARGE_FIGHT} actors (an attack a line by default)",
+    )
+    add_sheets_flag(run)
     run.add_argument("--force", action="store_true", help="replace the log if it exists (never an input)")
     cmd_fair.add_run_flags(run)
     run.set_defaults(handler=cmd_run)
@@ -275,6 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help='print {"state": ...} as run --json does')
     rep.add_argument("--narrate", action="store_true", help="print the play-by-play up to that point first")
     narration.add_flags(rep)
+    add_sheets_flag(rep)
     cmd_fork.add_replay_flags(rep)
     rep.set_defaults(handler=cmd_replay)
 
