@@ -629,16 +629,26 @@ class _Parts:
     """A fight's shot parts and their odds, kept across its decisions (a decision's :class:`Context` lives for one).
 
     A part's key holds everything it is made from: the sheets, the map and the rules never change during a fight;
-    the target's cell, wound level and defence, the shooter's cell and pool are in the key. Each part is numbered the
-    first time it is made, and a shot's (P(hit), E[worth gained]) is kept by its two parts' numbers: a pure function
-    of the shot, asked again each time the same target is weighed from the same cell in a later decision."""
+    the target's cell, wound level and defence, the shooter's cell and pool are in the key. Each part is numbered by
+    what it holds (two parts that hold the same numbers share one number: :meth:`number`), and a shot's (P(hit),
+    E[worth gained]) is kept by its two parts' numbers: a pure function of the shot's dice, asked again each time a
+    target is weighed with the same dice in a later decision (a horde's dead at one range band, cover and wound level
+    share them, wherever they stand)."""
 
-    __slots__ = ("aimed", "fired", "values")
+    __slots__ = ("aimed", "fired", "numbers", "values")
 
     def __init__(self) -> None:
         self.aimed: dict[tuple[object, ...], tuple[_TargetPart, int] | None] = {}
         self.fired: dict[tuple[object, ...], tuple[_ModePart, int]] = {}
         self.values: dict[tuple[int, int], tuple[float, float]] = {}
+        self.numbers: dict[tuple[object, ...], int] = {}
+
+    def number(self, part: tuple[object, ...]) -> int:
+        """The number of a part that holds these values (a target part and a mode part never hold as many)."""
+        got = self.numbers.get(part)
+        if got is None:
+            got = self.numbers[part] = len(self.numbers)
+        return got
 
 
 #: How many shots' odds a fight keeps at most (the list is started again past it; a horde keeps a few thousand).
@@ -650,6 +660,11 @@ def _parts(enc: Encounter) -> _Parts:
     if got is None:
         got = enc.scratch["zc_tactics_parts"] = _Parts()
     return got
+
+
+def _number(enc: Encounter, part: tuple[object, ...]) -> int:
+    """A shot part's number in the fight: one per distinct content (:meth:`_Parts.number`)."""
+    return _parts(enc).number(part)
 
 
 def _own_weapon(enc: Encounter, actor: str, weapon: Weapon) -> bool:
@@ -671,7 +686,7 @@ def _aimed(ctx: Context, weapon: Weapon, target: ActorState, cell: Cell) -> tupl
     if got is None and key not in kept:
         part = _target_part(ctx, weapon, target, cell)
         if _own_weapon(enc, ctx.actor, weapon):
-            got = kept[key] = None if part is None else (part, len(kept))
+            got = kept[key] = None if part is None else (part, _number(enc, part))
         else:
             got = None if part is None else (part, -1)  # a weapon not on the sheet: numbered apart
     ctx.aimed[at] = got
@@ -705,7 +720,8 @@ def _fired(ctx: Context, weapon: Weapon, mode: str, nth: int, called: str | None
         key = (ctx.actor, *how)
         fired = kept.fired.get(key)
         if fired is None:
-            fired = (_mode_part(ctx, weapon, mode, nth, called, pool), len(kept.fired))
+            part = _mode_part(ctx, weapon, mode, nth, called, pool)
+            fired = (part, _number(enc, part))
             if _own_weapon(enc, ctx.actor, weapon):
                 kept.fired[key] = fired
             else:
@@ -845,12 +861,15 @@ def _shot_options(
             targets = targets[:QUICK_TARGETS]
         # the first target's pool: an aim at it counts from here
         pools = {t.id: base_pool + (_aim_dice(enc, actor, t.id) if here else 0) for t in targets}
+        aims: list[tuple[_TargetPart, int] | None] | None = None  # each target's part, once for the weapon's modes
         for mode in _modes(enc, actor, weapon):
             multi = mode in ("semi_multi", "burst_multi")
             if multi and quick:
                 continue
             if not multi:
-                out += _single_shots(ctx, weapon, mode, cell, targets, pools, calls, head_skip)
+                if aims is None:
+                    aims = [_aimed(ctx, weapon, t, cell) for t in targets]
+                out += _single_shots(ctx, weapon, mode, cell, targets, aims, pools, calls, head_skip)
                 continue
             for first in targets:
                 seconds: list[ActorState | None] = [None]
@@ -918,12 +937,15 @@ def _single_shots(
     mode: str,
     cell: Cell,
     targets: list[ActorState],
+    aims: list[tuple[_TargetPart, int] | None],
     pools: dict[str, int],
     calls: tuple[str | None, ...],
     head_skip: bool,
 ) -> list[Option]:
     """:func:`_shot_options`' options of a mode fired at one target, in the same order and with the same floats as
-    its loop over groups of targets gives them for a group of one (a decision scores hundreds)."""
+    its loop over groups of targets gives them for a group of one (a decision scores hundreds). ``aims``: each
+    target's part from ``cell`` (:func:`_aimed`); a shot's odds are read from the fight's by the two parts' numbers
+    (:func:`_attack_value`'s, written out)."""
     out: list[Option] = []
     wname = weapon.name
     cost = ctx.costs.get((wname, mode, 1), _NOT_FIRED)
@@ -931,23 +953,27 @@ def _single_shots(
         cost = _rounds_cost(ctx, weapon, mode, 1)
     if cost is None:
         return out
-    values = ctx.values
+    kept = _parts(ctx.enc).values
+    fired_by: dict[tuple[str | None, int], tuple[_ModePart, int]] = {}
     head_min = ctx.style.head_min_odds
     #: a called shot's odds are no better than the body shot's: under the style's odds less a margin, not scored
     head_low = head_min - HEAD_SKIP_MARGIN
-    for first in targets:
+    suppressive = mode == "suppressive"
+    for first, aimed in zip(targets, aims, strict=True):
+        if aimed is None:
+            continue  # beyond long range
         fid = first.id
         pool = pools[fid]
         body = -1.0  # the body shot's odds (none yet)
         for called in calls:
             if called and head_skip and body < head_low:
                 continue
-            key = (wname, fid, cell, mode, 0, called, pool)
-            got = values.get(key)
-            if got is None and key not in values:  # None: beyond long range
-                got = values[key] = _attack_value(ctx, weapon, first, cell, mode, 0, called, pool)
+            fired = fired_by.get((called, pool))
+            if fired is None:
+                fired = fired_by[(called, pool)] = _fired(ctx, weapon, mode, 0, called, pool)
+            got = kept.get((aimed[1], fired[1]))
             if got is None:
-                continue
+                got = _pair_value(ctx, aimed, fired)
             p, harm = got
             if not called:
                 body = p
@@ -957,8 +983,9 @@ def _single_shots(
                 continue
             total_harm = 0.0 + harm  # summed over the group's targets, from 0.0
             value = total_harm - cost
-            if mode == "suppressive":
-                value += 0.15 * sum(_threat_of(ctx, t, (ctx.me.x, ctx.me.y)) for t in (first,))
+            if suppressive:
+                # a group of one's sum (0 + a threat, never -0.0: each is a max from 0.0)
+                value += 0.15 * _threat_of(ctx, first, (ctx.me.x, ctx.me.y))
             out.append(Option(value, "shoot", (fid,), wname, mode, called, (), None, p, total_harm))
     return out
 
@@ -1012,7 +1039,12 @@ def _attack_value(
     aimed = _aimed(ctx, weapon, target, cell)
     if aimed is None:
         return None
-    fired = _fired(ctx, weapon, mode, nth, called, pool)
+    return _pair_value(ctx, aimed, fired=_fired(ctx, weapon, mode, nth, called, pool))
+
+
+def _pair_value(ctx: Context, aimed: tuple[_TargetPart, int], fired: tuple[_ModePart, int]) -> tuple[float, float]:
+    """(P(hit), E[worth gained]) of the shot of two numbered parts, kept for the fight by their numbers (a part of a
+    weapon not on the sheet, numbered -1, is not kept)."""
     if aimed[1] < 0 or fired[1] < 0:
         return evaluate(ctx, _shot_of(aimed[0], fired[0]))
     values = _parts(ctx.enc).values

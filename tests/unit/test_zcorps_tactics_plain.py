@@ -323,13 +323,19 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
     foe_threat, wants_extra_action, attack_value = tactics._foe_threat, zcorps.wants_extra_action, tactics._attack_value
 
     def checked_shot_options(ctx, cell, here, partial, weapons, pool_offset, quick):  # type: ignore[no-untyped-def]
+        parts = tactics._parts(ctx.enc)
+        before = len(parts.values)
         got = shot_options(ctx, cell, here, partial, weapons, pool_offset, quick)
         assert got == plain_shot_options(ctx, cell, here, partial, weapons, pool_offset, quick), (ctx.actor, cell)
         seen["shot lists"] += 1
         low = ctx.style.head_min_odds - tactics.HEAD_SKIP_MARGIN
-        seen["called shots left unscored"] += sum(
-            1 for k, v in ctx.values.items() if k[5] is None and v is not None and v[0] < low
-        )
+        # a body shot listed under the style's odds: its called shot was left unscored
+        seen["called shots left unscored"] += sum(1 for o in got if o.called is None and o.odds < low)
+        # fewer odds worked out than shots listed: the others were read from the fight's
+        seen["shots read from an earlier decision"] += len(got) > len(parts.values) - before
+        # target parts of other targets or cells holding the same dice share one number (and their odds)
+        numbers = [v[1] for v in parts.aimed.values() if v is not None]
+        seen["target parts sharing odds"] += len(numbers) > len(set(numbers))
         return got
 
     def checked_foes(enc, actor):  # type: ignore[no-untyped-def]
@@ -437,7 +443,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     met = ("shot lists", "foe lists", "cover cell lists", "full cover cell lists", "near radius enough")
     met += ("best cover already", "extra actions weighed", "extra actions taken", "defences weighed", "defences taken")
     met += ("foe threats", "foe threats read again", "extra actions asked", "shots read from an earlier decision")
-    met += ("decisions", "moves left unscored", "paths not searched")
+    met += ("decisions", "moves left unscored", "paths not searched", "target parts sharing odds")
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
@@ -452,6 +458,10 @@ BREAKS = {
     "a fight's shot parts kept without the target's cell": (
         "_aimed_key",
         lambda ctx, weapon, target, cell: (ctx.actor, weapon.name, target.id, cell),
+    ),
+    "a fight's shot parts numbered without the target's wound level": (
+        "_number",
+        lambda enc, part: tactics._parts(enc).number(part[:4] if isinstance(part, tactics._TargetPart) else part),
     ),
     "a foe's odds kept for the fight, not the decision": ("_foe_odds", lambda ctx, foe: _kept_foe_odds(ctx, foe)),
     "no survivor asked about an extra action": ("_may_want_extra", lambda enc: frozenset()),
