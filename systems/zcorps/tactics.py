@@ -1073,6 +1073,9 @@ class _FoeOdds(NamedTuple):
     pool: int  # its attack pool's dice modifiers now (pool_dice)
     reach: int  # how far it walks to a blow: a move and a step
     blow: float  # its blow's worth when the actor does not defend
+    code: DCode  # its blow's pool
+    vs: int  # its blow's difficulty before a defence
+    weight: float  # what a blow that lands is worth (a grab and the bite, or a blow)
 
 
 def _foe_odds(ctx: Context, foe: ActorState) -> _FoeOdds:
@@ -1084,9 +1087,18 @@ def _foe_odds(ctx: Context, foe: ActorState) -> _FoeOdds:
         skill = "melee" if ft.melee else "brawl"
         code, vs = R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7)
         p = sum(pg * p_at_least(code, vs + g) for g, pg in ((0, 1.0),))
-        blow = p * (0.5 if ft.undead else 0.35)
-        got = ctx.foe_odds[foe.id] = _FoeOdds(ft, pool, R.sheet(enc, foe.id).move + 1, blow)
+        weight = 0.5 if ft.undead else 0.35
+        blow = p * weight
+        got = ctx.foe_odds[foe.id] = _FoeOdds(ft, pool, R.sheet(enc, foe.id).move + 1, blow, code, vs, weight)
     return got
+
+
+@lru_cache(maxsize=4096)
+def _guarded_blow(code: DCode, vs: int, weight: float, guard: Guard) -> float:
+    """A blow's worth (``weight`` when it lands) against a defender who rolls ``guard`` (ZC-DEF-1 / ZC-DEF-2): a pure
+    function of the dice, kept for the process like the odds it sums."""
+    p = sum(pg * p_at_least(code, vs + g) for g, pg in guard_pmf(guard))
+    return p * weight
 
 
 def _foe_threat(ctx: Context, foe: ActorState, cell: Cell, guard: Guard | None = None) -> float:
@@ -1131,13 +1143,7 @@ def _foe_threat(ctx: Context, foe: ActorState, cell: Cell, guard: Guard | None =
             break  # the first firearm with rounds, as a survivor fires it
     # hand to hand: within a move and a step (the dead grab, then bite), walking round the walls
     if _walk_within(enc, fcell, cell, odds.reach):
-        if guard is None:
-            blow = odds.blow
-        else:
-            skill = "melee" if ft.melee else "brawl"
-            code, vs = R.with_dice(ft.codes[skill], pool), R.rules(enc).passive_defence + (0 if ft.melee else 7)
-            p = sum(pg * p_at_least(code, vs + g) for g, pg in guard_pmf(guard))
-            blow = p * (0.5 if ft.undead else 0.35)
+        blow = odds.blow if guard is None else _guarded_blow(odds.code, odds.vs, odds.weight, guard)
         best = max(best, blow)
     return best
 
@@ -1188,10 +1194,19 @@ FOES_LOOKED_AT = 4 * MAX_TARGETS
 NEAR_RADII = (8, 16, 24)
 
 
+#: Up to this many able foes, :func:`_nearest_within` looks at each (a 40-zombie horde) instead of at the buckets.
+SCAN_ABLE = 128
+
+
 def _nearest_within(crowd: Crowd, x: int, y: int, sides: list[str], metres: int, count: int) -> list[tuple[int, str]]:
     """The first ``count`` entries (at least) of ``crowd.within(x, y, sides, metres)``, which is sorted by distance
-    then id: asked first within a smaller radius, whose list is the same prefix (every entry within the smaller
+    then id: among a few able foes (:data:`SCAN_ABLE`), each of them looked at once (the same entries, sorted);
+    among more, asked first within a smaller radius, whose list is the same prefix (every entry within the smaller
     radius comes before every one beyond it) and is enough once it holds ``count`` entries."""
+    able = crowd.able
+    members = [m for side in sides if (m := able.get(side))]
+    if sum(len(m) for m in members) <= SCAN_ABLE:
+        return _each_within(members, x, y, metres)
     for r in NEAR_RADII:
         if r >= metres:
             break
@@ -1199,6 +1214,21 @@ def _nearest_within(crowd: Crowd, x: int, y: int, sides: list[str], metres: int,
         if len(found) >= count:
             return found
     return crowd.within(x, y, sides, metres)
+
+
+def _each_within(members: list[dict[str, Cell]], x: int, y: int, metres: int) -> list[tuple[int, str]]:
+    """``Crowd.within``'s answer from the able actors of its sides (id -> cell), each looked at: (distance, id) of
+    those within ``metres`` of ``(x, y)``, sorted."""
+    out: list[tuple[int, str]] = []
+    for m in members:
+        for aid, (ax, ay) in m.items():
+            d, e = abs(ax - x), abs(ay - y)
+            if e > d:
+                d = e
+            if d <= metres:
+                out.append((d, aid))
+    out.sort()
+    return out
 
 
 def _cover_candidates(enc: Encounter, here: Cell, reach: int) -> list[tuple[int, Cell]]:
@@ -1291,6 +1321,10 @@ def _more_to_come(enc: Encounter, actor: str) -> bool:
     return bool(R.book(enc).pending.get(actor))
 
 
+#: A later option is chosen over the one held only when worth more by this (a tie goes to the first listed).
+TIE_MARGIN = 1e-12
+
+
 def choose(enc: Encounter, actor: str, style: Style) -> Option:
     """The best option by value; ties go to the first listed (shots, then blows, then the rest)."""
     return _choose(enc, actor, style)[0]
@@ -1310,26 +1344,48 @@ def _choose(enc: Encounter, actor: str, style: Style, ctx: Context | None = None
     stay = style.threat_weight * THREAT_ROUNDS * threat_at(ctx, here)
     loaded = _loaded(enc, actor)
     options: list[Option] = []
+    # the shots from here, each worth its value less what staying costs: only the one the scan below would hold
+    # after them is listed (the first of the best, a later one only when worth more by 1e-12; the scan goes on from
+    # it as it would from the last shot)
+    shot: Option | None = None
+    shot_worth = 0.0
+    shot_partial: bool | None = None
     if r.edition >= DEFENCE_EDITION:
         # ZC-DEF-2 (edition 6): each attack with and without a partial defence, which is worth the harm it prevents
         # until the actor's next action (at -1D on the attack); none when it prevents nothing
         gain = style.own_weight * partial_prevents(ctx)
         for partial in (False, True) if gain > 0.0 else (False,):
+            added = gain if partial else 0.0
             for o in shot_options(ctx, here, here=True, partial=partial, weapons=loaded):
-                value = o.value - stay + (gain if partial else 0.0)
-                options.append(
-                    Option(
-                        value, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm, partial=partial
-                    )
+                value = o.value - stay + added
+                if shot is None or value > shot_worth + TIE_MARGIN:
+                    shot, shot_worth, shot_partial = o, value, partial
+        if shot is not None:
+            o = shot
+            options.append(
+                Option(
+                    shot_worth,
+                    o.kind,
+                    o.targets,
+                    o.weapon,
+                    o.mode,
+                    o.called,
+                    odds=o.odds,
+                    harm=o.harm,
+                    partial=shot_partial,
                 )
+            )
         for partial in (False, True) if gain > 0.0 else (False,):
             options += _close_options(ctx, adjacent, stay - (gain if partial else 0.0), partial=partial)
     else:
         # shoot from here (a partial defence when something stands at arm's reach, ZC-DEF-2)
         for o in shot_options(ctx, here, here=True, partial=bool(adjacent), weapons=loaded):
-            options.append(
-                Option(o.value - stay, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm)
-            )
+            value = o.value - stay
+            if shot is None or value > shot_worth + TIE_MARGIN:
+                shot, shot_worth = o, value
+        if shot is not None:
+            o = shot
+            options.append(Option(shot_worth, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm))
         # strike or push at arm's reach (ZC-BRAWL-1)
         options += _close_options(ctx, adjacent, stay)
     nxt = NEXT_ACTION if _more_to_come(enc, actor) else NEXT_ROUND
@@ -1353,7 +1409,7 @@ def _choose(enc: Encounter, actor: str, style: Style, ctx: Context | None = None
     options.append(Option(-stay, "hold"))
     best = options[0]
     for o in options[1:]:
-        if o.value > best.value + 1e-12:
+        if o.value > best.value + TIE_MARGIN:
             best = o
     return best, stay
 
@@ -1417,7 +1473,7 @@ def _best_value(options: list[Option]) -> float | None:
         return None
     best = options[0].value
     for o in options:
-        if o.value > best + 1e-12:
+        if o.value > best + TIE_MARGIN:
             best = o.value
     return best
 

@@ -48,6 +48,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios" / "zcorps"
 #: (scenario, seeds, rounds or None for the scenario's own limit): the horde's first rounds keep the test lean
 FIGHTS = [("horde", (1,), 5), ("barricade", (1, 2), None), ("firefight", (1, 2, 3), None), ("duel", (1, 2, 3), None)]
+#: the 40-zombie horde (tests/data/zc_horde.toml, whose log tools/bench.py verifies): a few dozen foes in reach
+FIGHTS += [("../../tests/data/zc_horde", (1,), None)]
 
 
 # ----------------------------------------------------------------- the plain computation (as before the shortcuts)
@@ -291,6 +293,64 @@ def plain_foe_threat(
     return best
 
 
+def plain_choose(enc: object, actor: str, style: tactics.Style, ctx: tactics.Context) -> tuple[tactics.Option, float]:
+    """tactics._choose as it was: every shot from here listed as an option of its own, then the scan."""
+    T = tactics
+    me = enc.state.actors[actor]  # type: ignore[attr-defined]
+    here = (me.x, me.y)
+    r = R.rules(enc)  # type: ignore[arg-type]
+    if not ctx.foes:
+        return T.Option(0.0, "hold"), 0.0
+    crowd = enc.crowd  # type: ignore[attr-defined]
+    adjacent = [enc.state.actors[fid] for _, fid in crowd.within(me.x, me.y, crowd.other_sides(me.side), 1)]  # type: ignore[attr-defined]
+    stay = style.threat_weight * T.THREAT_ROUNDS * T.threat_at(ctx, here)
+    loaded = T._loaded(enc, actor)  # type: ignore[arg-type]
+    options: list[tactics.Option] = []
+    if r.edition >= T.DEFENCE_EDITION:
+        gain = style.own_weight * T.partial_prevents(ctx)
+        for partial in (False, True) if gain > 0.0 else (False,):
+            for o in T.shot_options(ctx, here, here=True, partial=partial, weapons=loaded):
+                value = o.value - stay + (gain if partial else 0.0)
+                options.append(
+                    T.Option(
+                        value, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm, partial=partial
+                    )
+                )
+        for partial in (False, True) if gain > 0.0 else (False,):
+            options += T._close_options(ctx, adjacent, stay - (gain if partial else 0.0), partial=partial)
+    else:
+        for o in T.shot_options(ctx, here, here=True, partial=bool(adjacent), weapons=loaded):
+            options.append(
+                T.Option(o.value - stay, o.kind, o.targets, o.weapon, o.mode, o.called, odds=o.odds, harm=o.harm)
+            )
+        options += T._close_options(ctx, adjacent, stay)
+    nxt = T.NEXT_ACTION if T._more_to_come(enc, actor) else T.NEXT_ROUND  # type: ignore[arg-type]
+    for w in R.traits(enc, actor).firearms:  # type: ignore[arg-type]
+        if me.ammo.get(w.name, 0) <= 0 and me.spare.get(w.name, 0) > 0 and w.magazine:
+            later = T._best_shot_from(ctx, here, [w])
+            options.append(T.Option(nxt * later + 0.02 - stay, "reload", weapon=w.name))
+            break
+    if loaded:
+        plain = T._best_shot_from(ctx, here, loaded)
+        for f in ctx.foes[:3]:
+            if (
+                T._aim_dice(enc, actor, f.id) < r.aim_max_dice  # type: ignore[arg-type]
+                and not adjacent
+                and enc.battlefield.sees(here, (f.x, f.y))  # type: ignore[attr-defined]
+            ):
+                later = T._best_shot_from(ctx, here, loaded, aim_at=f.id)
+                if later > plain:
+                    options.append(T.Option(nxt * (later - plain) - stay, "aim", (f.id,)))
+    if not adjacent:
+        options += T._move_options(ctx, loaded, nxt, T._best_value(options))
+    options.append(T.Option(-stay, "hold"))
+    best = options[0]
+    for o in options[1:]:
+        if o.value > best.value + 1e-12:
+            best = o
+    return best, stay
+
+
 def plain_wants_extra_action(enc: object, actor: str) -> int:
     t = R.traits(enc, actor)  # type: ignore[arg-type]
     if t.undead or t.policy not in ("aggressive", "cautious"):
@@ -345,7 +405,9 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         me = enc.state.actors[actor]
         crowd, others = enc.crowd, enc.crowd.other_sides(me.side)
         enough = [len(crowd.within(me.x, me.y, others, r)) >= tactics.FOES_LOOKED_AT for r in tactics.NEAR_RADII]
-        seen["near radius enough"] += any(enough)
+        able = sum(crowd.able_count(side) for side in others)
+        seen["near radius enough"] += any(enough) and able > tactics.SCAN_ABLE
+        seen["each foe looked at"] += tactics.FOES_LOOKED_AT < able <= tactics.SCAN_ABLE
         return got
 
     def checked_cover_cells(enc, actor, reach, foe):  # type: ignore[no-untyped-def]
@@ -402,7 +464,7 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         with monkeypatch.context() as plainly:
             plainly.setattr(tactics, "LATER_MOST", float("inf"))  # every move scored
             whole = tactics.context(enc, actor, style)
-            assert got == choose(enc, actor, style, whole), actor
+            assert got == plain_choose(enc, actor, style, whole), actor  # every shot from here listed
         seen["decisions"] += 1
         # a move's end scored is a shot list from there (the actor's own cell and the moves' ends are the cells asked)
         seen["moves left unscored"] += len({k[0] for k in whole.lists}) > len({k[0] for k in ctx.lists})
@@ -444,6 +506,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     met += ("best cover already", "extra actions weighed", "extra actions taken", "defences weighed", "defences taken")
     met += ("foe threats", "foe threats read again", "extra actions asked", "shots read from an earlier decision")
     met += ("decisions", "moves left unscored", "paths not searched", "target parts sharing odds")
+    met += ("each foe looked at",)
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
@@ -455,6 +518,12 @@ BREAKS = {
         "_nearest_within",
         lambda crowd, x, y, sides, metres, count: crowd.within(x, y, sides, tactics.NEAR_RADII[0]),
     ),
+    "the few foes looked at each, in the order the crowd lists them": (
+        "_each_within",
+        lambda members, x, y, metres: [
+            (d, aid) for m in members for aid, (ax, ay) in m.items() if (d := max(abs(ax - x), abs(ay - y))) <= metres
+        ],
+    ),
     "a fight's shot parts kept without the target's cell": (
         "_aimed_key",
         lambda ctx, weapon, target, cell: (ctx.actor, weapon.name, target.id, cell),
@@ -463,9 +532,14 @@ BREAKS = {
         "_number",
         lambda enc, part: tactics._parts(enc).number(part[:4] if isinstance(part, tactics._TargetPart) else part),
     ),
+    "a blow's odds against a defence kept by the blow alone": (
+        "_guarded_blow",
+        lambda code, vs, weight, guard: tactics.p_at_least(code, vs) * weight,
+    ),
     "a foe's odds kept for the fight, not the decision": ("_foe_odds", lambda ctx, foe: _kept_foe_odds(ctx, foe)),
     "no survivor asked about an extra action": ("_may_want_extra", lambda enc: frozenset()),
     "no move scored whatever it could be worth": ("LATER_MOST", -1e9),
+    "the shot held from here the first, whatever the others are worth": ("TIE_MARGIN", 1e9),
     "a path toward a foe beyond the stop not searched": (
         "_in_stop",
         lambda field_, here, goal, stop: stop > 0 and R.distance(here, goal) <= stop + 15 and field_.sees(here, goal),
