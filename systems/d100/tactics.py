@@ -285,7 +285,30 @@ KEPT_MOST = 1 << 16
 
 
 def defence(enc: Encounter, defender: str, order: Sequence[str]) -> Defence:
-    """D100-REACT-1: the reactions ``defender`` can make now, in ``order``, each with its modified skill."""
+    """D100-REACT-1: the reactions ``defender`` can make now, in ``order``, each with its modified skill.
+
+    Kept for the fight by all it is made from (:func:`_defence_key`): the defender's conditions (whether it can
+    react, its standing modifiers), its cell (a cramped zone) and the reactions it made this round; its sheet
+    never changes."""
+    key = _defence_key(enc, defender, order)
+    kept: dict[tuple[object, ...], Defence] | None = enc.scratch.get("d100_tactics_defences")
+    if kept is None:
+        kept = enc.scratch["d100_tactics_defences"] = {}
+    got = kept.get(key)
+    if got is None:
+        if len(kept) >= KEPT_MOST:
+            kept.clear()
+        got = kept[key] = _defence(enc, defender, order)
+    return got
+
+
+def _defence_key(enc: Encounter, defender: str, order: Sequence[str]) -> tuple[object, ...]:
+    a = enc.state.actors[defender]
+    return (defender, tuple(order), tuple(a.conditions), a.x, a.y, R.reactions_used(enc, defender))
+
+
+def _defence(enc: Encounter, defender: str, order: Sequence[str]) -> Defence:
+    """:func:`defence` worked out."""
     return tuple((choice, reaction_skill(enc, defender, choice)) for choice in reactions_possible(enc, defender, order))
 
 
@@ -396,26 +419,35 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
             chosen.append(fid)
             if len(chosen) == NEAREST:
                 break
-    placed = crowd.placed
-    for grade in crowd.grades(sides)[:MOST_HURT]:  # the crowd grades d100 actors by HP lost
-        if grade < 0:
-            break
-        if near is None:
+    if near is None:
+        for grade in crowd.grades(sides)[:MOST_HURT]:  # the crowd grades d100 actors by HP lost
+            if grade < 0:
+                break
             found = crowd.nearest(me.x, me.y, sides, grades=(grade,))
-            worst = found[1][0] if found is not None else None
-        else:
-            worst = _first_of_grade(near, placed, grade)
-        if worst is not None and worst not in chosen and sees(worst):
-            chosen.append(worst)
+            if found is not None:
+                fid = found[1][0]
+                if fid not in chosen and sees(fid):
+                    chosen.append(fid)
+    else:
+        firsts = _first_of_each_grade(near, crowd.placed)
+        for grade in sorted(firsts, reverse=True)[:MOST_HURT]:  # the grades held, worst first
+            if grade < 0:
+                break
+            fid = firsts[grade]
+            if fid not in chosen and sees(fid):
+                chosen.append(fid)
     return [actors[fid] for fid in sorted(chosen)]
 
 
-def _first_of_grade(near: list[tuple[int, str]], placed: dict[str, tuple[str, int, Cell]], grade: int) -> str | None:
-    """The nearest foe of ``grade`` (ties by id): the first of that grade in ``near``, sorted by (distance, id)."""
+def _first_of_each_grade(near: list[tuple[int, str]], placed: dict[str, tuple[str, int, Cell]]) -> dict[int, str]:
+    """The nearest foe of each grade held (ties by id): the first of that grade in ``near`` (every able foe, sorted
+    by (distance, id)); the crowd's ``placed`` holds each able actor's grade."""
+    firsts: dict[int, str] = {}
     for _, fid in near:
-        if placed[fid][1] == grade:
-            return fid
-    return None
+        grade = placed[fid][1]
+        if grade not in firsts:
+            firsts[grade] = fid
+    return firsts
 
 
 def modes_in_order(weapon: Weapon, preferred: str) -> list[str]:

@@ -156,6 +156,8 @@ def _siege(rounds: int, *, mixed: bool = False, crowded: bool = False) -> Any:
                 a["policy"] = "passive"
             if i % 3 == 2:
                 a["hp"] = 14
+            if i % 2 == 0:
+                a["weapons"][0]["damage"] = "1d2+6"  # a loss of 4 or 5 through the stab vest: foes share a grade
             a["position"][0] += (i * 7) % 13 * (1 if a["side"] == "security" else -1)  # many distances
     if crowded:
         twins = []
@@ -214,6 +216,12 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         few = enc.crowd.all_near(me.x, me.y, enc.crowd.other_sides(me.side)) is not None
         seen["candidates, few foes" if few else "candidates, many foes"] += 1
         seen["candidates, a hurt foe beyond the nearest"] += few and len(got) > T.NEAREST
+        if few:
+            sides = enc.crowd.other_sides(me.side)
+            grades = [enc.crowd.placed[f][1] for f in (f.id for f in got) if enc.crowd.placed[f][1] >= 0]
+            seen["candidates, a grade held by several foes"] += any(
+                len(enc.crowd.within(me.x, me.y, sides, 10**6, grades=(g,))) > 1 for g in grades
+            )
         return got
 
     def counted_reacted(enc, skill, weapon, mode, target, possible):  # type: ignore[no-untyped-def]
@@ -243,6 +251,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
         assert seen["best shots"] > 0 and seen["reactions"] > 0, (fight, seen)
         total += seen
     met = ("candidates, few foes", "candidates, many foes", "candidates, a hurt foe beyond the nearest")
+    met += ("candidates, a grade held by several foes",)
     for what in (*met, "reactions dodge", "reactions parry"):
         assert total[what] > 0, (what, total)
     assert total["reactions none"] > 0, total
@@ -269,12 +278,22 @@ def _reacted_without_defence(enc: Encounter, skill: int, weapon: Weapon, mode: s
     return kept[key]
 
 
+def _last_of_each_grade(near: list[tuple[int, str]], placed: dict[str, Any]) -> dict[int, str]:
+    """The farthest foe of each grade (broken: the nearest of a grade is shot at)."""
+    return {placed[fid][1]: fid for _, fid in near}
+
+
 BREAKS = {
     "a shot kept without the target's HP": ("_reacted", _reacted_without_hp),
     "a shot kept without the target's reactions": ("_reacted", _reacted_without_defence),
-    "the nearest of a grade read as the nearest as hurt or worse": (
-        "_first_of_grade",
-        lambda near, placed, grade: next((f for _, f in near if placed[f][1] >= grade), None),
+    "the nearest of a grade read as its farthest": ("_first_of_each_grade", _last_of_each_grade),
+    "a defence kept without the reactions made this round": (
+        "_defence_key",
+        lambda enc, defender, order: (defender, tuple(order), tuple(enc.state.actors[defender].conditions)),
+    ),
+    "a defence kept without the defender's conditions": (
+        "_defence_key",
+        lambda enc, defender, order: (defender, tuple(order), R.reactions_used(enc, defender)),
     ),
     "a reaction's skill without the further-reaction penalty": (
         "reaction_skill",
