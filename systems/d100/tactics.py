@@ -413,12 +413,15 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
     def sees(fid: str) -> bool:
         return not field.opaque or field.sees(here, R.pos(actors[fid]))
 
-    chosen: list[str] = []
-    for fid in looked:
-        if sees(fid):
-            chosen.append(fid)
-            if len(chosen) == NEAREST:
-                break
+    if field.opaque:
+        chosen: list[str] = []
+        for fid in looked:
+            if sees(fid):
+                chosen.append(fid)
+                if len(chosen) == NEAREST:
+                    break
+    else:  # an open map: every foe in sight
+        chosen = looked[:NEAREST]
     if near is None:
         for grade in crowd.grades(sides)[:MOST_HURT]:  # the crowd grades d100 actors by HP lost
             if grade < 0:
@@ -463,9 +466,10 @@ def best_shot(
 
     Each :func:`shot_worth`, with what depends on the shooter and weapon alone read once a weapon and what
     depends on the foe alone (its defence) once a foe."""
-    here = R.pos(enc.state.actors[actor])
+    me = enc.state.actors[actor]
+    x, y = me.x, me.y
     best: tuple[float, int, int, str] | None = None
-    found: Shot | None = None
+    found: tuple[Weapon, str] | None = None
     defences = [(foe, expected_defence(enc, foe.id)) for foe in foes]
     for index, weapon in enumerate(weapons):
         skill = attack_skill(enc, actor, weapon)
@@ -478,10 +482,12 @@ def best_shot(
                     break
             else:
                 continue
-            key = (-worth, R.distance(here, R.pos(foe)), index, foe.id)
+            key = (-worth, max(abs(foe.x - x), abs(foe.y - y)), index, foe.id)  # R.distance
             if best is None or key < best:
-                best, found = key, Shot(worth=worth, weapon=weapon.name, mode=mode, target=foe.id)
-    return found
+                best, found = key, (weapon, mode)
+    if best is None or found is None:
+        return None
+    return Shot(worth=-best[0], weapon=found[0].name, mode=found[1], target=best[3])
 
 
 #: What readying a weapon is, by its state (D100-ATK-2, D100-JAM-1, D100-TURN-1).
@@ -514,8 +520,8 @@ def choose(enc: Encounter, actor: str, weapons: Sequence[Weapon], preferred: str
     a = enc.state.actors[actor]
     loaded = [w for w in weapons if a.weapons.get(w.name, R.READY) == R.READY and a.ammo.get(w.name, 0) > 0]
     fixable = [(w, kind) for w in weapons if (kind := readying(enc, actor, w)) is not None]
-    foes = candidates(enc, actor)
-    shot = best_shot(enc, actor, loaded, preferred, foes) if foes and loaded else None
+    foes = candidates(enc, actor) if loaded else []  # with nothing loaded there is no shot to weigh them for
+    shot = best_shot(enc, actor, loaded, preferred, foes) if foes else None
     if fixable:
         weapon, kind = fixable[0]
         if shot is None:
