@@ -290,16 +290,21 @@ def defence(enc: Encounter, defender: str, order: Sequence[str]) -> Defence:
     Kept for the fight by all it is made from (:func:`_defence_key`): the defender's conditions (whether it can
     react, its standing modifiers), its cell (a cramped zone) and the reactions it made this round; its sheet
     never changes."""
+    kept = _kept_defences(enc)
     key = _defence_key(enc, defender, order)
-    kept: dict[tuple[object, ...], Defence] | None = enc.scratch.get("d100_tactics_defences")
-    if kept is None:
-        kept = enc.scratch["d100_tactics_defences"] = {}
     got = kept.get(key)
     if got is None:
         if len(kept) >= KEPT_MOST:
             kept.clear()
         got = kept[key] = _defence(enc, defender, order)
     return got
+
+
+def _kept_defences(enc: Encounter) -> dict[tuple[object, ...], Defence]:
+    kept: dict[tuple[object, ...], Defence] | None = enc.scratch.get("d100_tactics_defences")
+    if kept is None:
+        kept = enc.scratch["d100_tactics_defences"] = {}
+    return kept
 
 
 def _defence_key(enc: Encounter, defender: str, order: Sequence[str]) -> tuple[object, ...]:
@@ -407,7 +412,7 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
     actors = enc.state.actors
     crowd = enc.crowd
     sides = crowd.other_sides(me.side)
-    near = crowd.all_near(me.x, me.y, sides)
+    near = _all_near(enc, actor, me, sides)
     looked = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT) if near is None else [fid for _, fid in near[:LOOKED_AT]]
 
     def sees(fid: str) -> bool:
@@ -442,6 +447,28 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
     return [actors[fid] for fid in sorted(chosen)]
 
 
+def _all_near(enc: Encounter, actor: str, me: ActorState, sides: list[str]) -> list[tuple[int, str]] | None:
+    """The crowd's :meth:`~fracas.core.battlefield.Crowd.all_near` about ``actor``'s foes, kept for the actor while
+    it stands on the same cell and the able foes (the crowd's id -> cell dicts of ``sides``) are the same: a fight
+    without moves asks it again and again of the same few foes."""
+    kept: dict[str, tuple[int, int, list[dict[str, Cell] | None], list[tuple[int, str]] | None]] | None = (
+        enc.scratch.get("d100_tactics_near")
+    )
+    if kept is None:
+        kept = enc.scratch["d100_tactics_near"] = {}
+    able = enc.crowd.able
+    got = kept.get(actor)
+    if got is not None and got[0] == me.x and got[1] == me.y:
+        seen = got[2]
+        if len(seen) == len(sides) and all(
+            able.get(side) == members for side, members in zip(sides, seen, strict=True)
+        ):
+            return got[3]
+    near = enc.crowd.all_near(me.x, me.y, sides)
+    kept[actor] = (me.x, me.y, [None if (m := able.get(side)) is None else dict(m) for side in sides], near)
+    return near
+
+
 def _first_of_each_grade(near: list[tuple[int, str]], placed: dict[str, tuple[str, int, Cell]]) -> dict[int, str]:
     """The nearest foe of each grade held (ties by id): the first of that grade in ``near`` (every able foe, sorted
     by (distance, id)); the crowd's ``placed`` holds each able actor's grade."""
@@ -470,14 +497,32 @@ def best_shot(
     x, y = me.x, me.y
     best: tuple[float, int, int, str] | None = None
     found: tuple[Weapon, str] | None = None
-    defences = [(foe, expected_defence(enc, foe.id)) for foe in foes]
+    specs = enc.actor_specs
+    kept_defences = _kept_defences(enc)
+    defences: list[tuple[ActorState, Defence]] = []
+    for foe in foes:  # expected_defence(enc, foe.id), written out
+        fid = foe.id
+        if specs[fid].policy == "passive":
+            possible: Defence = ()
+        else:
+            key = _defence_key(enc, fid, EXPECTED_ORDER)
+            got = kept_defences.get(key)
+            possible = got if got is not None else defence(enc, fid, EXPECTED_ORDER)
+        defences.append((foe, possible))
+    kept = _kept(enc)
     for index, weapon in enumerate(weapons):
         skill = attack_skill(enc, actor, weapon)
         fire = fire_chance(enc, actor, weapon)
         modes = modes_in_order(weapon, preferred)
+        damage = weapon.damage
         for foe, possible in defences:
+            fid = foe.id
             for mode in modes:
-                worth = fire * _reacted(enc, skill, weapon, mode, foe.id, possible)[1]
+                # _reacted(enc, skill, weapon, mode, fid, possible), its kept answer read here when there is one
+                reacted = kept.get((skill, damage, mode, fid, foe.hp, foe.hp_max, possible))
+                if reacted is None:
+                    reacted = _reacted(enc, skill, weapon, mode, fid, possible)
+                worth = fire * reacted[1]
                 if worth > EPSILON:
                     break
             else:

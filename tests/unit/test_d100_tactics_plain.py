@@ -283,9 +283,18 @@ def _last_of_each_grade(near: list[tuple[int, str]], placed: dict[str, Any]) -> 
     return {placed[fid][1]: fid for _, fid in near}
 
 
+def _near_never_asked_again(enc: Encounter, actor: str, me: ActorState, sides: list[str]) -> Any:
+    """The few foes by distance kept for the actor whatever happens to them (broken: the fallen stay targets)."""
+    kept: dict[str, Any] = enc.scratch.setdefault("broken_near", {})
+    if actor not in kept:
+        kept[actor] = enc.crowd.all_near(me.x, me.y, sides)
+    return kept[actor]
+
+
 BREAKS = {
     "a shot kept without the target's HP": ("_reacted", _reacted_without_hp),
     "a shot kept without the target's reactions": ("_reacted", _reacted_without_defence),
+    "the few foes kept whoever falls": ("_all_near", _near_never_asked_again),
     "the nearest of a grade read as its farthest": ("_first_of_each_grade", _last_of_each_grade),
     "a defence kept without the reactions made this round": (
         "_defence_key",
@@ -310,6 +319,8 @@ def test_the_check_finds_a_broken_shortcut(monkeypatch: pytest.MonkeyPatch, tmp_
     """Each shortcut broken on purpose: the plain computation answers otherwise, and the check sees it."""
     name, broken_with = BREAKS[broken]
     monkeypatch.setattr(T, name, broken_with)
-    with pytest.raises(AssertionError):
+    # a fallen foe kept among the few is no longer graded by the crowd: the decision fails before the check
+    failure = KeyError if name == "_all_near" else AssertionError
+    with pytest.raises(failure):
         for _ in checked_fights(monkeypatch, tmp_path):
             pass
