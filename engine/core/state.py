@@ -339,6 +339,29 @@ def state_digest(state: State) -> str:
     return hashlib.sha256(_digest_encoder.encode(state.actors)).hexdigest()
 
 
+def actor_to_builtins(a: ActorState) -> dict[str, Any]:
+    """One actor's sheet in the JSON shape of :func:`state_to_builtins`."""
+    return {
+        "name": a.name,
+        "side": a.side,
+        "status": a.status(),
+        "position": [a.x, a.y],
+        "initiative": a.initiative,
+        "monitors": {
+            m.name: {lvl: [m.marked[i], m.boxes[i]] for i, lvl in enumerate(m.levels)} for m in a.monitors.values()
+        },
+        "hp": a.hp,
+        "hp_max": a.hp_max,
+        "conditions": dict(sorted(a.conditions.items())),
+        "ammo": dict(a.ammo),
+        "spare": dict(a.spare),
+        "weapons": dict(a.weapons),
+        "resources": dict(a.resources),
+        "damage_dealt": a.damage_dealt,
+        "damage_taken": a.damage_taken,
+    }
+
+
 def state_to_builtins(state: State) -> dict[str, Any]:
     """The JSON shape shared by ``run --json`` and ``replay --json``."""
     out: dict[str, Any] = {
@@ -352,23 +375,5 @@ def state_to_builtins(state: State) -> dict[str, Any]:
         "actors": {},
     }
     for aid, a in state.actors.items():
-        out["actors"][aid] = {
-            "name": a.name,
-            "side": a.side,
-            "status": a.status(),
-            "position": [a.x, a.y],
-            "initiative": a.initiative,
-            "monitors": {
-                m.name: {lvl: [m.marked[i], m.boxes[i]] for i, lvl in enumerate(m.levels)} for m in a.monitors.values()
-            },
-            "hp": a.hp,
-            "hp_max": a.hp_max,
-            "conditions": dict(sorted(a.conditions.items())),
-            "ammo": dict(a.ammo),
-            "spare": dict(a.spare),
-            "weapons": dict(a.weapons),
-            "resources": dict(a.resources),
-            "damage_dealt": a.damage_dealt,
-            "damage_taken": a.damage_taken,
-        }
+        out["actors"][aid] = actor_to_builtins(a)
     return out

@@ -190,3 +190,72 @@ def test_render_torn_log_warns_and_renders_the_valid_prefix(
     assert err.startswith(f"fracas: warning: {torn}: line {n} is torn (")
     assert err.endswith(f"rendered the {n - 1} entries before it\n")
     assert len(_embedded(out.read_text(encoding="utf-8"))["steps"]) == n - 1
+
+
+# ------------------------------------------------------- many actors: the work per event is bounded
+
+FORTY_DEAD = ROOT / "tests" / "data" / "zc_horde.toml"  # 4 survivors against 40 zombies
+EXPECTED = sorted(ROOT.glob("scenarios/*/*.expected.jsonl"))
+
+
+def plain_deltas(entries: list[E.Entry]) -> list[dict[str, Any] | int]:
+    """The page's deltas as first written: every actor's view compared after every event."""
+    from fracas.core.state import State, apply_entry
+
+    state = State()
+    views: dict[str, dict[str, Any]] = {}
+    out: list[dict[str, Any] | int] = []
+    keep = ("status", "position", "initiative", "monitors", "hp", "hp_max", "conditions", "ammo", "spare", "weapons")
+    for e in entries:
+        apply_entry(state, e)
+        delta: dict[str, Any] = {}
+        for aid, a in state_to_builtins(state)["actors"].items():
+            view = {k: a[k] for k in (*keep, "resources")}
+            old = views.get(aid)
+            changed = dict(view) if old is None else {k: v for k, v in view.items() if old.get(k) != v}
+            if changed:
+                delta[aid] = changed
+                views[aid] = view
+        out.append(delta or 0)
+    return out
+
+
+@pytest.fixture(scope="module")
+def forty_dead_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("horde") / "forty.jsonl"
+    run_scenario(FORTY_DEAD, seed="1", log_path=path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in EXPECTED if p.stat().st_size < 3_000_000],  # the thousand-zombie horde: see the bound below
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_the_deltas_are_those_of_every_actor_compared_after_every_event(path: Path) -> None:
+    entries = read_log(path).entries
+    assert json.dumps(build_data(path, entries)["deltas"]) == json.dumps(plain_deltas(entries))
+
+
+def test_the_page_of_a_big_fight_looks_at_the_actors_an_event_names_not_at_every_actor(
+    forty_dead_log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """44 actors and 7,000 events: one sheet read per event (and per actor at a new round), not 44 per event."""
+    from fracas.services import render
+
+    entries = read_log(forty_dead_log).entries
+    assert json.dumps(build_data(forty_dead_log, entries)["deltas"]) == json.dumps(plain_deltas(entries))
+    reads = 0
+    sheet = render.actor_to_builtins
+
+    def counted(a: Any) -> dict[str, Any]:
+        nonlocal reads
+        reads += 1
+        return sheet(a)
+
+    monkeypatch.setattr(render, "actor_to_builtins", counted)
+    build_data(forty_dead_log, entries)
+    actors = sum(isinstance(e.ev, E.ActorEntered) for e in entries)
+    rounds = sum(isinstance(e.ev, E.RoundStarted) for e in entries)
+    assert actors > 40
+    assert reads <= 2 * len(entries) + rounds * actors, (reads, len(entries), actors)
