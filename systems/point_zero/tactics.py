@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+import msgspec
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.point_zero import resolution as R
@@ -71,6 +72,12 @@ NEXT_ROUND = 0.6
 READY_WORTH = 0.1
 #: The expected margin of success of a hit, added to the damage (PZ-DMG-1): a rough mean.
 MEAN_MARGIN = 2.0
+#: The encounter scratch key of the decisions kept for the fight (:func:`choose`): key -> option.
+DECISIONS = "pz_decisions"
+#: How many decisions are kept at most (the lot is dropped when full: a long stalemate keeps a few hundred).
+KEPT_DECISIONS = 4096
+#: The most actors a fight has for its decisions to be kept (:func:`decision_key`).
+SAME_DECISION_ACTORS = 16
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,10 @@ COMPETENT = ("aggressive", "cautious")
 
 AGGRESSIVE = Style(name="aggressive", threat_weight=0.1, min_odds=0.0, sprints_to_cover=False, known_harm_weight=0.5)
 CAUTIOUS = Style(name="cautious", threat_weight=0.3, min_odds=0.05, sprints_to_cover=True, known_harm_weight=1.0)
+
+
+#: Encodes a decision's inputs (:func:`decision_key`).
+_KEY_ENCODER = msgspec.msgpack.Encoder()
 
 
 @dataclass(frozen=True)
@@ -878,7 +889,52 @@ def preparing_options(enc: Encounter, actor: str, style: Style, attacks: list[Op
 
 
 def choose(enc: Encounter, actor: str, style: Style) -> Option:
-    """The best option by value; ties go to the first listed (attacks first, then as listed)."""
+    """The best option by value; ties go to the first listed (attacks first, then as listed).
+
+    Asked again with all it reads the same (:func:`decision_key`), it answers as it did.
+    """
+    key = decision_key(enc, actor, style)
+    if key is None:
+        return _choose(enc, actor, style)
+    kept: dict[bytes, Option] | None = enc.scratch.get(DECISIONS)
+    if kept is None or len(kept) >= KEPT_DECISIONS:
+        kept = enc.scratch[DECISIONS] = {}
+    got = kept.get(key)
+    if got is None:
+        got = kept[key] = _choose(enc, actor, style)
+    return got
+
+
+def decision_key(enc: Encounter, actor: str, style: Style) -> bytes | None:
+    """Everything a decision reads that may change during a fight, as bytes; None in a fight of more than
+    :data:`SAME_DECISION_ACTORS` actors (where a decision's inputs seldom come back and the key costs a
+    look at every actor).
+
+    A decision (:func:`_choose`) reads the actors' states (where they stand, their wounds, conditions, weapons
+    and ammunition), the round's initiatives, declarations and who declared against whom (:func:`known`),
+    and what never changes in a fight (its rules, map and sheets). In a stalemate (two brawlers who cannot
+    hurt each other, ``tests/data/pz_endless.toml``) the same inputs come back round after round: one
+    decision each, answered again. Every field of every actor's state counts, read or not (a field that
+    changes and is not read only costs a decision worked out again).
+    """
+    actors = enc.state.actors
+    if len(actors) > SAME_DECISION_ACTORS:
+        return None
+    scratch = enc.scratch
+    return _KEY_ENCODER.encode(
+        (
+            actor,
+            style,
+            list(actors.values()),
+            scratch.get(INITIATIVE),
+            scratch.get(DECLARED),
+            scratch.get(DECLARED_AGAINST),
+        )
+    )
+
+
+def _choose(enc: Encounter, actor: str, style: Style) -> Option:
+    """:func:`choose` worked out."""
     options = attack_options(enc, actor, style)
     floor = style.min_odds
     worthy = [o for o in options if o.odds >= floor] or options
