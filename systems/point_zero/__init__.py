@@ -129,9 +129,8 @@ class PointZero:
         if moved_only:
             order = R.resolution_order(enc, inits)
         enc.flush()
-        procs = [enc.env.process(self._turn(enc, aid, inits[aid], plans[aid], rank)) for rank, aid in enumerate(order)]
         # wait for each in turn (cheaper than simpy.AllOf; one already over does not wait)
-        yield from procs
+        yield from self._turns(enc, order, inits, plans)
         for aid, a in enc.state.actors.items():
             if "sprinting" in a.conditions:
                 enc.emit(E.ConditionCleared(actor=aid, condition="sprinting", rule="PZ-MOVE-3"))
@@ -176,12 +175,32 @@ class PointZero:
             if plan.kind in ("sprint", "flee") and plan.after:
                 enc.emit(E.ConditionSet(actor=aid, condition="sprinting", value=len(plan.after), rule="PZ-MOVE-3"))
         enc.flush()
-        procs = [enc.env.process(self._turn(enc, aid, inits[aid], plans[aid], rank)) for rank, aid in enumerate(order)]
         # wait for each in turn (cheaper than simpy.AllOf; one already over does not wait)
-        yield from procs
+        yield from self._turns(enc, order, inits, plans)
         for aid, a in enc.state.actors.items():
             if "sprinting" in a.conditions:
                 enc.emit(E.ConditionCleared(actor=aid, condition="sprinting", rule="PZ-MOVE-3"))
+
+    def _turns(
+        self, enc: Encounter, order: list[str], inits: dict[str, int], plans: dict[str, Plan]
+    ) -> list[simpy.Event]:
+        """The round's turns in resolution order, each a process of :meth:`_turn`; one event, done at once, stands for
+        every turn with nothing in it (no move before or after, no action: a hold), whose process would only end at
+        once, writing nothing (the round's end writes what is pending). Nothing happens at a round's first tick
+        after the declarations but the turns' first steps (a turn acts or moves at a later tick), so the round goes
+        on after the same events either way (tests/unit/test_point_zero_turns.py)."""
+        turns: list[simpy.Event] = []
+        idle: simpy.Event | None = None
+        for rank, aid in enumerate(order):
+            plan = plans[aid]
+            if plan.before or plan.after or plan.acts():
+                turns.append(enc.env.process(self._turn(enc, aid, inits[aid], plan, rank)))
+            else:
+                if idle is None:
+                    idle = enc.env.event()
+                    idle.succeed()
+                turns.append(idle)
+        return turns
 
     def _turn(self, enc: Encounter, aid: str, init: int, plan: Plan, rank: int) -> Process:
         """PZ-MOVE-1..3: move metre by metre (one per count), act at init - metres moved."""

@@ -33,6 +33,12 @@ APPROACH = (
     ("position = [5, 4]", "position = [29, 4]"),
     ("INIT = 2, DEP = 12", "INIT = 1, DEP = 3"),
 )
+#: The endless brawl's two unarmoured and deft enough to land blows: Shock wounds, holds and blows
+SPARRING = (
+    ("round_limit = 10000", "round_limit = 80"),
+    ('armour = "heavy_combat"', 'armour = "none"'),
+    ("ADR = 2", "ADR = 3"),
+)
 #: (scenario file, changes to its text, seeds, rules editions (None: the scenario's own))
 FIGHTS = [
     ("scenarios/point_zero/duel.toml", (), (1, 2, 3), (None, 3, 5)),
@@ -40,6 +46,7 @@ FIGHTS = [
     ("scenarios/point_zero/warehouse.toml", (), (1, 2), (None, 5)),
     (ENDLESS, (("round_limit = 10000", "round_limit = 60"),), (1, 2), (None, 4)),
     (ENDLESS, APPROACH, (1, 2), (None, 4)),
+    (ENDLESS, SPARRING, (1, 2, 3), (None,)),
 ]
 
 
