@@ -238,3 +238,36 @@ def test_ctrl_c_prints_partial_results_and_exits_130(
     assert main(["batch", DUEL, "-n", "40", "--workers", "1", "--chunk-size", "10", "--json"]) == 130
     doc = json.loads(capsys.readouterr().out)
     assert (doc["partial"], doc["fights"], doc["requested"]) == (True, 10, 40)
+
+
+FORTY_DEAD = str(ROOT / "tests" / "data" / "zc_horde.toml")  # 4 survivors against 40 zombies
+
+
+def test_a_big_sides_actors_are_one_row_of_their_means_in_the_text_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """The thousand-zombie horde printed two lines per zombie; a side of more than 20 actors is one row."""
+    from fracas.services.batch.report import SIDE_ROWS
+
+    assert main(["batch", FORTY_DEAD, "-n", "3", "--seed", "2", "--workers", "1", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)["result"]
+    dead = {aid: a for aid, a in res["actors"].items() if a["side"] == "dead"}
+    assert len(dead) > SIDE_ROWS
+    assert main(["batch", FORTY_DEAD, "-n", "3", "--seed", "2", "--workers", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line for line in lines if line and line.split()[0] in {*res["actors"], "dead"}}
+    assert set(rows) == {aid for aid, a in res["actors"].items() if a["side"] != "dead"} | {"dead"}
+    # the side's row: each column the mean over its 40 actors, computed here from the JSON
+    n = res["fights"] * len(dead)
+    down = 100 * sum(a["down"]["count"] for a in dead.values()) / n
+    taken = sum(a["damage_taken_mean"] for a in dead.values()) / len(dead)
+    row = rows["dead"].split()
+    assert row[1] == f"×{len(dead)}"
+    assert row[2] == f"{down:.1f}" and row[9] == f"{taken:.1f}", rows["dead"]
+    ends = {k: 0 for a in dead.values() for k in a["status_at_end_of_fight"]}
+    for a in dead.values():
+        for k, c in a["status_at_end_of_fight"].items():
+            ends[k] += c
+    ranked = sorted(ends.items(), key=lambda kv: (-kv[1], kv[0]))
+    shares = [(k, 100 * c / n) for k, c in ranked]
+    said = " ".join(f"{k} {'<1%' if pct < 0.5 else f'{pct:.0f}%'}" for k, pct in shares)
+    assert rows["dead"].endswith("end: " + said), rows["dead"]
+    assert any("a side of more than 20 actors is one row" in line for line in lines)

@@ -147,7 +147,7 @@ def render_result(res: dict[str, Any], names: dict[str, str]) -> list[str]:
         )
     if res["endings"]:
         lines.append("endings: " + "; ".join(f"{k} {v}" for k, v in list(res["endings"].items())[:4]))
-    actors = res["actors"]
+    actors = _rows(res["actors"], res["fights"])
     if actors:
         lines.append("")
         aw = max([len("actor"), *(len(a) for a in actors)])
@@ -155,15 +155,15 @@ def render_result(res: dict[str, Any], names: dict[str, str]) -> list[str]:
             f"{'actor':<{aw}}  {'down':>7} {'escaped':>7} {'dead':>7} {'dealt':>7} {'taken':>7} {'ammo':>6}   "
             "at the end of the fight: status, worst wound"
         )
-        for aid, a in actors.items():
-            down = "-" if a["down"]["rate"] is None else f"{100 * a['down']['rate']:5.1f} %"
-            fled = "-" if a["escaped"]["rate"] is None else f"{100 * a['escaped']['rate']:5.1f} %"
-            dead = "-" if a["dead"]["rate"] is None else f"{100 * a['dead']['rate']:5.1f} %"
+        for label, a in actors.items():
+            n = a["fights"]
+            down = "-" if not n else f"{100 * a['down'] / n:5.1f} %"
+            fled = "-" if not n else f"{100 * a['escaped'] / n:5.1f} %"
+            dead = "-" if not n else f"{100 * a['dead'] / n:5.1f} %"
             head = (
-                f"{aid:<{aw}}  {down:>7} {fled:>7} {dead:>7} {_num(a['damage_dealt_mean']):>7} "
+                f"{label:<{aw}}  {down:>7} {fled:>7} {dead:>7} {_num(a['damage_dealt_mean']):>7} "
                 f"{_num(a['damage_taken_mean']):>7} {_num(a['ammo_spent_mean']):>6}   "
             )
-            n = res["fights"]
             st = a["status_at_end_of_fight"]
             details = ["end: " + " ".join(f"{k} {_share(c, n)}" for k, c in st.items()) if n else "end: -"]
             for mon, dist in a["wounds_at_end_of_fight"].items():
@@ -174,9 +174,71 @@ def render_result(res: dict[str, Any], names: dict[str, str]) -> list[str]:
                 lines.append((head if k == 0 else " " * len(head)) + text)
         lines.append(
             "(down: out of the fight when it ended, beaten; escaped: left by an exit; "
-            "dead: at the end of the aftermath; dealt/taken/ammo: means per fight)"
+            "dead: at the end of the aftermath; dealt/taken/ammo: means per fight"
+            + (
+                f"; a side of more than {SIDE_ROWS} actors is one row, SIDE ×N, the mean of its actors:"
+                " --json has each)"
+                if any(a["actors"] > 1 for a in actors.values())
+                else ")"
+            )
         )
     return lines
+
+
+#: A side of more actors than this is one row of the text table (the mean of its actors); ``--json`` keeps each.
+SIDE_ROWS = 20
+
+
+def _rows(actors: dict[str, Any], fights: int) -> dict[str, dict[str, Any]]:
+    """The table's rows: an actor each, or, for a side of more than :data:`SIDE_ROWS` actors, the side's mean.
+
+    A row counts its actor-fights (``fights``): down, escaped and dead are counts of them, the statuses and
+    wounds at the end too; dealt, taken, ammo and HP lost are means per actor and fight.
+    """
+    sides: dict[str, list[dict[str, Any]]] = {}
+    for a in actors.values():
+        sides.setdefault(a["side"], []).append(a)
+    rows: dict[str, dict[str, Any]] = {}
+    for aid, a in actors.items():
+        members = sides[a["side"]]
+        if len(members) <= SIDE_ROWS:
+            rows[aid] = {
+                "actors": 1,
+                "fights": fights,
+                "down": a["down"]["count"],
+                "escaped": a["escaped"]["count"],
+                "dead": a["dead"]["count"],
+                **{k: a[k] for k in ("damage_dealt_mean", "damage_taken_mean", "ammo_spent_mean", "hp_lost_mean")},
+                "status_at_end_of_fight": a["status_at_end_of_fight"],
+                "wounds_at_end_of_fight": a["wounds_at_end_of_fight"],
+            }
+        elif members[0] is a:
+            rows[f"{a['side']} ×{len(members)}"] = _side_row(members, fights)
+    return rows
+
+
+def _side_row(members: list[dict[str, Any]], fights: int) -> dict[str, Any]:
+    def mean(key: str) -> float | None:
+        values = [m[key] for m in members if m[key] is not None]
+        return sum(values) / len(values) if values else None
+
+    statuses: dict[str, int] = {}
+    wounds: dict[str, dict[str, int]] = {}
+    for m in members:
+        for k, c in m["status_at_end_of_fight"].items():
+            statuses[k] = statuses.get(k, 0) + c
+        for mon, dist in m["wounds_at_end_of_fight"].items():
+            into = wounds.setdefault(mon, {})
+            for lvl, c in dist.items():
+                into[lvl] = into.get(lvl, 0) + c
+    return {
+        "actors": len(members),
+        "fights": fights * len(members),
+        **{k: sum(m[k]["count"] for m in members) for k in ("down", "escaped", "dead")},
+        **{k: mean(k) for k in ("damage_dealt_mean", "damage_taken_mean", "ammo_spent_mean", "hp_lost_mean")},
+        "status_at_end_of_fight": dict(sorted(statuses.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "wounds_at_end_of_fight": wounds,
+    }
 
 
 def render_sweep(doc: dict[str, Any], names: dict[str, str]) -> list[str]:
