@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from fracas.core.battlefield import Battlefield, Crowd
 from fracas.core.encounter import Encounter
@@ -497,13 +497,84 @@ def _cover_dice(enc: Encounter, shooter: Cell, target: Cell) -> int:
         if field_.open and not field_.zones:
             got = 0
         else:
-            dice = R.rules(enc).cover_dice
-            found = field_.cover_between(shooter, target, lambda lvl: dice.get(lvl, 0))
-            got = dice.get(found.level, 0) if found is not None else 0
+            got = _line_cover_dice(field_, _covering(enc), R.rules(enc).cover_dice, shooter, target)
         if len(known) > 200_000:
             known.clear()
         known[key] = got
     return got
+
+
+def _covering(enc: Encounter) -> dict[Cell, object]:
+    """:func:`_covering_of` the encounter's battlefield, kept per encounter (walls and zones never move)."""
+    got: dict[Cell, object] | None = enc.scratch.get("zc_tactics_covering")
+    if got is None:
+        got = enc.scratch["zc_tactics_covering"] = _covering_of(enc.battlefield)
+    return got
+
+
+def _covering_of(field_: Battlefield) -> dict[Cell, object]:
+    """Each cell that may give cover on a line of fire (Battlefield.cover_between's ``cell_cover``): a wall's cell, its
+    wall; else a cell of cover zones, those zones in the map's order (a tuple)."""
+    zones: dict[Cell, list[object]] = {}
+    for z in field_.zones:
+        for cx in range(z.x, z.x + z.w):
+            for cy in range(z.y, z.y + z.h):
+                zones.setdefault((cx, cy), []).append(z)
+    got: dict[Cell, object] = {c: tuple(held) for c, held in zones.items()}
+    got.update(field_.wall_at)  # a wall's cell gives the wall's cover, whatever zone holds it
+    return got
+
+
+def _line_cover_dice(
+    field_: Battlefield, covering: dict[Cell, object], dice: dict[str, int], shooter: Cell, target: Cell
+) -> int:
+    """ZC-COVER-1: the cover dice of ``field_.cover_between(shooter, target, rank)``'s cover ranked by its dice
+    (``rank``: ``dice.get(level, 0)``): the most dice of its candidates (the zones holding the target, and each entry
+    of the line whose cells both give cover, at the lesser of the two), 0 when there is none. The line's cells that
+    give no cover (``covering``: :func:`_covering_of` the battlefield) are passed over without a look at the walls and
+    zones."""
+    best: int | None = None
+    tx, ty = target
+    zones = field_.zones
+    for z in zones:
+        if z.x <= tx < z.x + z.w and z.y <= ty < z.y + z.h:
+            r = dice.get(z.level, 0)
+            if best is None or r > best:
+                best = r
+    sx, sy = shooter
+    shooter_zones = [z for z in zones if z.x <= sx < z.x + z.w and z.y <= sy < z.y + z.h]
+
+    def rank(c: Cell, held: object) -> int | None:
+        if abs(c[0] - sx) <= 1 and abs(c[1] - sy) <= 1:
+            return None  # within a metre of the shooter
+        if isinstance(held, tuple):  # cover zones (not the shooter's)
+            found: int | None = None
+            for z in held:
+                if z not in shooter_zones:
+                    r = dice.get(z.level, 0)
+                    if found is None or r > found:
+                        found = r
+            return found
+        wall: Any = held
+        return dice.get(wall.cover, 0) if wall.height == "low" else None
+
+    for left, right in field_.line(shooter, target):
+        held = covering.get(left)
+        if held is None:
+            continue
+        if right == left:
+            one = two = rank(left, held)
+        else:
+            other = covering.get(right)
+            if other is None:
+                continue
+            one, two = rank(left, held), rank(right, other)
+        if one is None or two is None:
+            continue
+        r = one if one <= two else two
+        if best is None or r > best:
+            best = r
+    return 0 if best is None else best
 
 
 def _most_cover_dice(enc: Encounter) -> int:

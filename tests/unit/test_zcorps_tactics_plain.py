@@ -34,6 +34,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from fracas.core.battlefield import Battlefield
+from fracas.core.scenario import CoverZone, MapSpec, WallSpec
 from fracas.core.state import ActorState
 from fracas.services.batch import build_scenario, read_scenario_text
 from fracas.services.run import run_scenario
@@ -43,6 +45,8 @@ from fracas.systems.zcorps import resolution as R
 from fracas.systems.zcorps.odds import DCode, roll_distribution, success_probability
 from fracas.systems.zcorps.rules import DEAD, INCAPACITATED, MORTALLY, STUNNED, WOUNDED
 from fracas.systems.zcorps.sheet import Weapon, ranges_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios" / "zcorps"
@@ -351,6 +355,12 @@ def plain_choose(enc: object, actor: str, style: tactics.Style, ctx: tactics.Con
     return best, stay
 
 
+def plain_cover_dice(field_: Battlefield, dice: dict[str, int], shooter: tactics.Cell, target: tactics.Cell) -> int:
+    """The cover dice a target gets against a shot (ZC-COVER-1), as tactics read them of Battlefield.cover_between."""
+    found = field_.cover_between(shooter, target, lambda lvl: dice.get(lvl, 0))
+    return dice.get(found.level, 0) if found is not None else 0
+
+
 def plain_wants_extra_action(enc: object, actor: str) -> int:
     t = R.traits(enc, actor)  # type: ignore[arg-type]
     if t.undead or t.policy not in ("aggressive", "cautious"):
@@ -470,6 +480,16 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["moves left unscored"] += len({k[0] for k in whole.lists}) > len({k[0] for k in ctx.lists})
         return got
 
+    line_cover_dice = tactics._line_cover_dice
+
+    def checked_line_cover_dice(field_, covering, dice, shooter, target):  # type: ignore[no-untyped-def]
+        got = line_cover_dice(field_, covering, dice, shooter, target)
+        assert got == plain_cover_dice(field_, dice, shooter, target), (shooter, target)
+        seen["lines of fire"] += 1
+        seen["lines of fire giving cover"] += got > 0
+        return got
+
+    monkeypatch.setattr(tactics, "_line_cover_dice", checked_line_cover_dice)
     in_stop = tactics._in_stop
 
     def checked_in_stop(field_, here, goal, stop):  # type: ignore[no-untyped-def]
@@ -506,7 +526,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     met += ("best cover already", "extra actions weighed", "extra actions taken", "defences weighed", "defences taken")
     met += ("foe threats", "foe threats read again", "extra actions asked", "shots read from an earlier decision")
     met += ("decisions", "moves left unscored", "paths not searched", "target parts sharing odds")
-    met += ("each foe looked at",)
+    met += ("each foe looked at", "lines of fire", "lines of fire giving cover")
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
@@ -517,6 +537,10 @@ BREAKS = {
     "the nearest foes asked within the smallest radius only": (
         "_nearest_within",
         lambda crowd, x, y, sides, metres, count: crowd.within(x, y, sides, tactics.NEAR_RADII[0]),
+    ),
+    "the cells giving cover on a line of fire without the walls": (
+        "_covering_of",
+        lambda field_: {c: v for c, v in _real_covering_of(field_).items() if isinstance(v, tuple)},
     ),
     "the few foes looked at each, in the order the crowd lists them": (
         "_each_within",
@@ -547,6 +571,7 @@ BREAKS = {
 }
 
 
+_real_covering_of = tactics._covering_of
 _FIGHT_FOE_ODDS: dict[tuple[int, str], tactics._FoeOdds] = {}
 _real_foe_odds = tactics._foe_odds
 
@@ -689,3 +714,51 @@ def test_the_odds_of_a_total_read_from_the_kept_masses_are_the_exact_odds_rounde
         top = tactics._masses(code).bound
         for vs in [*range(-1, 45), top, top + 1, top + 2, top + 40]:
             assert tactics.p_at_least(code, vs) == float(success_probability(code, vs)), (code, vs)
+
+
+# ----------------------------------------------------------------- the cover a line of fire gives, on random maps
+
+LEVELS = ("quarter", "half", "three_quarters", "none")
+
+
+@st.composite
+def cover_maps(draw: st.DrawFn) -> MapSpec:
+    """A map with up to five rectangles of wall (full or low, of any cover level) and up to five cover zones, which
+    may overlap each other and the walls (the same zone twice too)."""
+    width, height = draw(st.integers(2, 16)), draw(st.integers(2, 16))
+
+    def rect() -> tuple[int, int, int, int]:
+        x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+        return x, y, draw(st.integers(1, width - x)), draw(st.integers(1, height - y))
+
+    walls = []
+    for i in range(draw(st.integers(0, 5))):
+        x, y, w, h = rect()
+        height_ = draw(st.sampled_from(["full", "low"]))
+        walls.append(WallSpec(name=f"w{i}", x=x, y=y, w=w, h=h, height=height_, cover=draw(st.sampled_from(LEVELS))))
+    zones = []
+    for i in range(draw(st.integers(0, 5))):
+        x, y, w, h = rect()
+        zones.append(CoverZone(name=f"z{i}", x=x, y=y, w=w, h=h, level=draw(st.sampled_from(LEVELS))))
+    if zones and draw(st.booleans()):
+        zones.append(zones[0])
+    return MapSpec(width=width, height=height, walls=walls, cover=zones)
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_the_cover_of_a_line_of_fire_reads_as_cover_between(data: st.DataObject) -> None:
+    """tactics._line_cover_dice looks only at the line's cells that may give cover: the same dice as the best cover
+    Battlefield.cover_between finds, ranked by its dice (some levels worth none, or less than none)."""
+    m = data.draw(cover_maps())
+    field_ = Battlefield(m)
+    covering = tactics._covering_of(field_)
+    dice = {"quarter": 1, "half": data.draw(st.sampled_from([2, 0])), "three_quarters": 4, "none": -1}
+
+    def cell() -> tactics.Cell:
+        return data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
+
+    for _ in range(20):
+        shooter, target = cell(), cell()
+        got = tactics._line_cover_dice(field_, covering, dice, shooter, target)
+        assert got == plain_cover_dice(field_, dice, shooter, target), (shooter, target)
