@@ -497,7 +497,10 @@ def _cover_dice(enc: Encounter, shooter: Cell, target: Cell) -> int:
         if field_.open and not field_.zones:
             got = 0
         else:
-            got = _line_cover_dice(field_, _covering(enc), R.rules(enc).cover_dice, shooter, target)
+            boxes: list[CoverBox] | None = enc.scratch.get("zc_tactics_cover_boxes")
+            if boxes is None:
+                boxes = enc.scratch["zc_tactics_cover_boxes"] = _cover_boxes_of(field_)
+            got = _line_cover_dice(field_, _covering(enc), R.rules(enc).cover_dice, shooter, target, boxes)
         if len(known) > 200_000:
             known.clear()
         known[key] = got
@@ -510,6 +513,48 @@ def _covering(enc: Encounter) -> dict[Cell, object]:
     if got is None:
         got = enc.scratch["zc_tactics_covering"] = _covering_of(enc.battlefield)
     return got
+
+
+#: A rectangle of cells that may give cover (x0, y0, x1, y1, the first cell to the last), and its cover zone (None:
+#: a low wall's).
+CoverBox = tuple[int, int, int, int, object]
+
+
+def _cover_boxes_of(field_: Battlefield) -> list[CoverBox]:
+    """The rectangles that hold every cell that may give cover on a line of fire: each cover zone's, each low wall's
+    (a full wall's cells give none)."""
+    boxes: list[CoverBox] = [(z.x, z.y, z.x + z.w - 1, z.y + z.h - 1, z) for z in field_.zones]
+    boxes += [(w.x, w.y, w.x + w.w - 1, w.y + w.h - 1, None) for w in field_.walls if w.height == "low"]
+    return boxes
+
+
+#: How far past a rectangle's cells :func:`_misses` still counts a segment as meeting it (far above the floats'
+#: rounding, so a segment said to miss does miss).
+BOX_SLACK = 0.01
+
+
+def _misses(a: Cell, b: Cell, box: CoverBox) -> bool:
+    """Whether the segment from ``a``'s centre to ``b``'s stays :data:`BOX_SLACK` away from the cells of ``box`` (each
+    cell a square of side 1 round its centre): then the line between them (Battlefield.line) holds none of them, a cell
+    it lists being one whose square the segment meets. Clipped axis by axis (Liang-Barsky)."""
+    x0, y0, x1, y1, _ = box
+    t0, t1 = 0.0, 1.0
+    for p, d, lo, hi in ((a[0], b[0] - a[0], x0, x1), (a[1], b[1] - a[1], y0, y1)):
+        low, high = lo - 0.5 - BOX_SLACK, hi + 0.5 + BOX_SLACK
+        if d == 0:
+            if p < low or p > high:
+                return True
+            continue
+        ta, tb = (low - p) / d, (high - p) / d
+        if ta > tb:
+            ta, tb = tb, ta
+        if ta > t0:
+            t0 = ta
+        if tb < t1:
+            t1 = tb
+        if t0 > t1:
+            return True
+    return False
 
 
 def _covering_of(field_: Battlefield) -> dict[Cell, object]:
@@ -526,13 +571,20 @@ def _covering_of(field_: Battlefield) -> dict[Cell, object]:
 
 
 def _line_cover_dice(
-    field_: Battlefield, covering: dict[Cell, object], dice: dict[str, int], shooter: Cell, target: Cell
+    field_: Battlefield,
+    covering: dict[Cell, object],
+    dice: dict[str, int],
+    shooter: Cell,
+    target: Cell,
+    boxes: list[CoverBox] | None = None,
 ) -> int:
     """ZC-COVER-1: the cover dice of ``field_.cover_between(shooter, target, rank)``'s cover ranked by its dice
     (``rank``: ``dice.get(level, 0)``): the most dice of its candidates (the zones holding the target, and each entry
     of the line whose cells both give cover, at the lesser of the two), 0 when there is none. The line's cells that
     give no cover (``covering``: :func:`_covering_of` the battlefield) are passed over without a look at the walls and
-    zones."""
+    zones; and no line is walked when the segment misses every rectangle of ``boxes`` (:func:`_cover_boxes_of` the
+    battlefield, when given) but the shooter's own zones', whose cells give no cover unless another zone's or a low
+    wall's."""
     best: int | None = None
     tx, ty = target
     zones = field_.zones
@@ -543,6 +595,10 @@ def _line_cover_dice(
                 best = r
     sx, sy = shooter
     shooter_zones = [z for z in zones if z.x <= sx < z.x + z.w and z.y <= sy < z.y + z.h]
+    if boxes is not None and all(
+        (box[4] is not None and box[4] in shooter_zones) or _misses(shooter, target, box) for box in boxes
+    ):
+        return 0 if best is None else best
 
     def rank(c: Cell, held: object) -> int | None:
         if abs(c[0] - sx) <= 1 and abs(c[1] - sy) <= 1:
@@ -922,10 +978,12 @@ def _shot_options(
     # a called shot's odds are no better than the body shot's when it adds difficulty dice (never fewer)
     head_skip = "head" in called_shots and called_shots["head"][0] >= 0
     values, costs = ctx.values, ctx.costs
+    cx, cy = cell
     for weapon in weapons:
         wname = weapon.name
         long = ranges_of(weapon)[2]
-        targets = [f for f in in_sight if R.distance(cell, (f.x, f.y)) <= long]
+        # within long range (R.distance(cell, (f.x, f.y)) <= long: each of its two differences at most that)
+        targets = [f for f in in_sight if abs(f.x - cx) <= long and abs(f.y - cy) <= long]
         if not targets:
             continue
         if quick:
@@ -1025,7 +1083,8 @@ def _single_shots(
     if cost is None:
         return out
     kept = _parts(ctx.enc).values
-    fired_by: dict[tuple[str | None, int], tuple[_ModePart, int]] = {}
+    #: by pool: each call and its mode part (the pool is the same for most targets)
+    fired_by: dict[int, list[tuple[str | None, tuple[_ModePart, int]]]] = {}
     head_min = ctx.style.head_min_odds
     #: a called shot's odds are no better than the body shot's: under the style's odds less a margin, not scored
     head_low = head_min - HEAD_SKIP_MARGIN
@@ -1035,14 +1094,15 @@ def _single_shots(
             continue  # beyond long range
         fid = first.id
         pool = pools[fid]
+        fireds = fired_by.get(pool)
+        if fireds is None:
+            fireds = fired_by[pool] = [(called, _fired(ctx, weapon, mode, 0, called, pool)) for called in calls]
+        number = aimed[1]
         body = -1.0  # the body shot's odds (none yet)
-        for called in calls:
+        for called, fired in fireds:
             if called and head_skip and body < head_low:
                 continue
-            fired = fired_by.get((called, pool))
-            if fired is None:
-                fired = fired_by[(called, pool)] = _fired(ctx, weapon, mode, 0, called, pool)
-            got = kept.get((aimed[1], fired[1]))
+            got = kept.get((number, fired[1]))
             if got is None:
                 got = _pair_value(ctx, aimed, fired)
             p, harm = got

@@ -482,11 +482,14 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
 
     line_cover_dice = tactics._line_cover_dice
 
-    def checked_line_cover_dice(field_, covering, dice, shooter, target):  # type: ignore[no-untyped-def]
-        got = line_cover_dice(field_, covering, dice, shooter, target)
+    def checked_line_cover_dice(field_, covering, dice, shooter, target, boxes=None):  # type: ignore[no-untyped-def]
+        got = line_cover_dice(field_, covering, dice, shooter, target, boxes)
         assert got == plain_cover_dice(field_, dice, shooter, target), (shooter, target)
         seen["lines of fire"] += 1
         seen["lines of fire giving cover"] += got > 0
+        seen["lines of fire missing every cover"] += boxes is not None and all(
+            tactics._misses(shooter, target, box) for box in boxes
+        )
         return got
 
     monkeypatch.setattr(tactics, "_line_cover_dice", checked_line_cover_dice)
@@ -526,7 +529,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     met += ("best cover already", "extra actions weighed", "extra actions taken", "defences weighed", "defences taken")
     met += ("foe threats", "foe threats read again", "extra actions asked", "shots read from an earlier decision")
     met += ("decisions", "moves left unscored", "paths not searched", "target parts sharing odds")
-    met += ("each foe looked at", "lines of fire", "lines of fire giving cover")
+    met += ("each foe looked at", "lines of fire", "lines of fire giving cover", "lines of fire missing every cover")
     for what in (*met, "called shots left unscored"):
         assert total[what] > 0, (what, total)
 
@@ -538,6 +541,7 @@ BREAKS = {
         "_nearest_within",
         lambda crowd, x, y, sides, metres, count: crowd.within(x, y, sides, tactics.NEAR_RADII[0]),
     ),
+    "a line of fire passed over when it meets a cover's cells near their edge": ("BOX_SLACK", -0.45),
     "the cells giving cover on a line of fire without the walls": (
         "_covering_of",
         lambda field_: {c: v for c, v in _real_covering_of(field_).items() if isinstance(v, tuple)},
@@ -758,7 +762,28 @@ def test_the_cover_of_a_line_of_fire_reads_as_cover_between(data: st.DataObject)
     def cell() -> tactics.Cell:
         return data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
 
+    boxes = tactics._cover_boxes_of(field_)
     for _ in range(20):
         shooter, target = cell(), cell()
-        got = tactics._line_cover_dice(field_, covering, dice, shooter, target)
-        assert got == plain_cover_dice(field_, dice, shooter, target), (shooter, target)
+        plain = plain_cover_dice(field_, dice, shooter, target)
+        assert tactics._line_cover_dice(field_, covering, dice, shooter, target) == plain, (shooter, target)
+        # and with the lines that miss every cover's rectangle not walked
+        assert tactics._line_cover_dice(field_, covering, dice, shooter, target, boxes) == plain, (shooter, target)
+
+
+def test_a_segment_said_to_miss_a_cover_misses_each_of_its_cells() -> None:
+    """tactics._misses against the cells Battlefield.line lists, for every pair of cells of a small map and rectangles
+    of one cell and of three: a segment said to miss a rectangle lists none of its cells (the shortcut's exactness);
+    and the segments that cross it are not all said to miss it, nor all those that do not said to meet it."""
+    field_ = Battlefield(MapSpec(width=9, height=9))
+    every = [(x, y) for x in range(9) for y in range(9)]
+    for box in [(4, 4, 4, 4, None), (3, 4, 5, 4, None), (2, 1, 2, 6, None)]:
+        inside = {(x, y) for x in range(box[0], box[2] + 1) for y in range(box[1], box[3] + 1)}
+        said: Counter[tuple[bool, bool]] = Counter()
+        for a in every:
+            for b in every:
+                crossed = bool({c for pair in field_.line(a, b) for c in pair} & inside)
+                missed = tactics._misses(a, b, box)
+                assert not (missed and (crossed or a in inside or b in inside)), (box, a, b)
+                said[(missed, crossed)] += 1
+        assert said[(True, False)] and said[(False, True)], said
