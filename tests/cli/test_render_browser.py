@@ -247,3 +247,46 @@ def test_no_two_map_labels_meet_at_any_step_of_the_shipped_fights(page: Any, sce
         page.evaluate("() => window.fracasViewer.seek(60)")
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator("#map").screenshot(path=str(ARTIFACTS / f"{scenario.stem}_labels.png"))
+
+
+_AT_STEPS = """
+(indices) => {
+  const V = window.fracasViewer;
+  const meet = (a, b) =>
+    a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  return indices.map((i) => {
+    V.seek(i);
+    const tokens = [...document.querySelectorAll(".token")].filter((t) => t.style.display !== "none")
+      .map((t) => [t.dataset.actor, +t.dataset.x, +t.dataset.y]);
+    const boxes = [...document.querySelectorAll("#map text.lbl")]
+      .filter((t) => t.textContent && getComputedStyle(t).display !== "none")
+      .map((t) => [t.textContent, t.getBoundingClientRect()]);
+    const bad = [];
+    for (let a = 0; a < boxes.length; a++)
+      for (let b = a + 1; b < boxes.length; b++)
+        if (meet(boxes[a][1], boxes[b][1])) bad.push([boxes[a][0], boxes[b][0]]);
+    return { seq: +document.body.dataset.seq, tokens: tokens, labels: boxes.length, bad: bad.slice(0, 5) };
+  });
+}
+"""
+
+
+def test_a_forty_zombie_fight_shows_each_rounds_positions_with_no_labels_meeting(page: Any, tmp_path: Path) -> None:
+    """44 actors, 7,000 events: the page built from the per-actor views shows the projection (issue 17's scale)."""
+    log = tmp_path / "forty.jsonl"
+    run_scenario(ROOT / "tests" / "data" / "zc_horde.toml", seed="1", log_path=log)
+    entries = read_log(log).entries
+    html = tmp_path / "forty.html"
+    render_html(log, html)
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    page.add_style_tag(content="* { transition: none !important; animation: none !important; }")
+    starts = [i for i, e in enumerate(entries) if isinstance(e.ev, E.RoundStarted)]
+    moves = [i for i, e in enumerate(entries) if isinstance(e.ev, E.Moved)]  # a token moves at that very step
+    indices = [*starts[1:], *moves[:: max(1, len(moves) // 12)], len(entries) - 1]
+    for i, shown in zip(indices, page.evaluate(_AT_STEPS, indices), strict=True):
+        state = replay(entries, until=entries[i].seq)
+        assert shown["seq"] == entries[i].seq
+        assert sorted(tuple(t) for t in shown["tokens"]) == sorted((aid, a.x, a.y) for aid, a in state.actors.items())
+        assert shown["labels"] >= len(state.actors)  # every token's name is drawn
+        assert shown["bad"] == [], (entries[i].seq, shown["bad"])
