@@ -47,9 +47,9 @@ Policies are deterministic: no randomness, so a replay needs no AI code.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
+import msgspec
 from fracas.core.battlefield import Cell
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
@@ -76,8 +76,7 @@ EXACT_PIPS = 400
 EPSILON = 1e-9
 
 
-@dataclass(frozen=True)
-class Shot:
+class Shot(msgspec.Struct, frozen=True):
     """A shot the actor can take, and what it is worth."""
 
     worth: float
@@ -201,8 +200,10 @@ def hit_worth(enc: Encounter, weapon: Weapon, mode: str, target: str, reduction:
 
 def attack_skill(enc: Encounter, shooter: str, weapon: Weapon) -> int:
     """D100-ATK-1: the shooter's weapon skill with its standing modifiers (wounds, tetanus, off balance)."""
-    base = R.sheet(enc, shooter).skills.get(weapon.skill, 0)
-    return base + sum(m.value for m in R.standing_modifiers(enc, shooter, "attack"))
+    skill = R.sheet(enc, shooter).skills.get(weapon.skill, 0)
+    for m in R.standing_modifiers(enc, shooter, "attack"):
+        skill += m.value
+    return skill
 
 
 def reaction_outcomes(enc: Encounter, defender: str, choice: str) -> list[tuple[float, int, int]]:
@@ -216,7 +217,8 @@ def reaction_skill(enc: Encounter, defender: str, choice: str) -> int:
     """D100-REACT-1: the defender's modified skill for a dodge or a parry (its standing modifiers, and the
     further-reaction penalty for each reaction it made this round)."""
     skill = R.sheet(enc, defender).skills.get(choice, 0)
-    skill += sum(m.value for m in R.standing_modifiers(enc, defender, choice))
+    for m in R.standing_modifiers(enc, defender, choice):
+        skill += m.value
     return skill + rules(enc).further_reaction * R.reactions_used(enc, defender)
 
 
@@ -278,8 +280,9 @@ def reactions_possible(enc: Encounter, defender: str, order: Sequence[str]) -> l
 #: A defender's possible reactions in the style's order, each with its modified skill (:func:`defence`).
 Defence = tuple[tuple[str, int], ...]
 #: The key of a shot's weighed reactions (:func:`_reacted`): the shooter's modified skill, the weapon's damage,
-#: the mode, the target, its HP and HP max, and its :data:`Defence`.
-ReactedKey = tuple[int, str, str, str, int | None, int | None, Defence]
+#: the mode, the number of the target's sheet parts (:func:`_sheet_number`), its HP and HP max, and its
+#: :data:`Defence`.
+ReactedKey = tuple[int, str, str, int, int | None, int | None, Defence]
 #: The most weighed shots kept for a fight (the memo is emptied when it is full).
 KEPT_MOST = 1 << 16
 
@@ -330,6 +333,26 @@ def _weigh_reactions(
     return best, least
 
 
+def _sheet_parts(enc: Encounter, target: str) -> tuple[object, ...]:
+    """What a shot's weighed reactions read of the target's sheet besides its HP and defence (:func:`hit_worth`,
+    :func:`_band_outcomes`): sealed armour, CON, armour, the object it parries with."""
+    spec = R.sheet(enc, target)
+    return (spec.sealed, spec.characteristics.CON, spec.armour, spec.parry_object)
+
+
+def _sheet_number(enc: Encounter, target: str) -> int:
+    """The number of ``target``'s sheet parts (:func:`_sheet_parts`) in the fight: targets with the same parts, the
+    same HP and the same defence share their weighed shots (a sheet never changes in a fight)."""
+    kept: tuple[dict[str, int], dict[tuple[object, ...], int]] | None = enc.scratch.get("d100_tactics_sheets")
+    if kept is None:
+        kept = enc.scratch["d100_tactics_sheets"] = ({}, {})
+    numbers, by_parts = kept
+    got = numbers.get(target)
+    if got is None:
+        got = numbers[target] = by_parts.setdefault(_sheet_parts(enc, target), len(by_parts))
+    return got
+
+
 def _kept(enc: Encounter) -> dict[ReactedKey, tuple[str, float]]:
     """The weighed shots of the fight, by all they are made from (:data:`ReactedKey`)."""
     kept: dict[ReactedKey, tuple[str, float]] | None = enc.scratch.get("d100_tactics_reacted")
@@ -344,7 +367,7 @@ def _reacted(
     """(the target's best reaction, the harm the shot does through it): weighed once for the fight by all they are
     made from (another shooter as skilled, a later decision before anything changed, read them again)."""
     a = enc.state.actors[target]
-    key = (skill, weapon.damage, mode, target, a.hp, a.hp_max, possible)
+    key = (skill, weapon.damage, mode, _sheet_number(enc, target), a.hp, a.hp_max, possible)
     kept = _kept(enc)
     got = kept.get(key)
     if got is None:
@@ -482,8 +505,11 @@ def _first_of_each_grade(near: list[tuple[int, str]], placed: dict[str, tuple[st
 
 def modes_in_order(weapon: Weapon, preferred: str) -> list[str]:
     """The style's mode first when the weapon has it, then the weapon's other modes."""
-    first = preferred if preferred in weapon.modes else weapon.modes[0]
-    return [first, *(m for m in weapon.modes if m != first)]
+    modes = weapon.modes
+    if len(modes) == 1:
+        return [modes[0]]
+    first = preferred if preferred in modes else modes[0]
+    return [first, *(m for m in modes if m != first)]
 
 
 def best_shot(
@@ -499,7 +525,7 @@ def best_shot(
     found: tuple[Weapon, str] | None = None
     specs = enc.actor_specs
     kept_defences = _kept_defences(enc)
-    defences: list[tuple[ActorState, Defence]] = []
+    defences: list[tuple[ActorState, Defence, int]] = []
     for foe in foes:  # expected_defence(enc, foe.id), written out
         fid = foe.id
         if specs[fid].policy == "passive":
@@ -508,18 +534,18 @@ def best_shot(
             key = _defence_key(enc, fid, EXPECTED_ORDER)
             got = kept_defences.get(key)
             possible = got if got is not None else defence(enc, fid, EXPECTED_ORDER)
-        defences.append((foe, possible))
+        defences.append((foe, possible, _sheet_number(enc, fid)))
     kept = _kept(enc)
     for index, weapon in enumerate(weapons):
         skill = attack_skill(enc, actor, weapon)
         fire = fire_chance(enc, actor, weapon)
         modes = modes_in_order(weapon, preferred)
         damage = weapon.damage
-        for foe, possible in defences:
+        for foe, possible, number in defences:
             fid = foe.id
             for mode in modes:
                 # _reacted(enc, skill, weapon, mode, fid, possible), its kept answer read here when there is one
-                reacted = kept.get((skill, damage, mode, fid, foe.hp, foe.hp_max, possible))
+                reacted = kept.get((skill, damage, mode, number, foe.hp, foe.hp_max, possible))
                 if reacted is None:
                     reacted = _reacted(enc, skill, weapon, mode, fid, possible)
                 worth = fire * reacted[1]
@@ -550,8 +576,7 @@ def readying(enc: Encounter, actor: str, weapon: Weapon) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(msgspec.Struct, frozen=True):
     """What the competent core chooses: a kind of plan, and its weapon, target and mode."""
 
     kind: str  # shoot | reload | clear | unjam | pickup | stand | nothing

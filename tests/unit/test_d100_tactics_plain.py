@@ -136,18 +136,19 @@ def plain_candidates(enc: Encounter, actor: str) -> list[str]:
 # ----------------------------------------------------------------- the fights
 
 
-def _siege(rounds: int, *, mixed: bool = False, crowded: bool = False) -> Any:
+def _siege(rounds: int, *, mixed: bool = False, crowded: bool = False, alike: bool = False) -> Any:
     """The long siege's first rounds; ``mixed``: with shields, stunners, sealed armour, passive foes and a cramped
-    zone; ``crowded``: each side doubled (more foes than the crowd calls few)."""
+    zone; ``crowded``: each side doubled (more foes than the crowd calls few); ``alike``: every hit a loss of 4 or 5
+    (foes share a grade); the last two with the actors at many distances."""
     doc = tomllib.loads(read_scenario_text(ROOT / "tests" / "data" / "d100_siege.toml"))
     doc["round_limit"] = rounds
     actors = doc["actors"]
     if mixed:
         doc["map"]["cramped"] = [{"name": "crates", "x": 0, "y": 0, "w": 40, "h": 9}]
         for i, a in enumerate(actors):
-            if i % 5 == 0:
-                a["parry_object"] = "riot_shield"
-                a["skills"]["parry"] = 45 + i
+            if i % 5 != 4:  # either shield and the same skill: only the shield tells them apart
+                a["parry_object"] = "riot_shield" if i // 2 % 2 else "small_shield"
+                a["skills"]["parry"] = 50
             if i % 4 == 1:
                 a["weapons"][0]["modes"] = ["stun", "lethal"]
             if i % 7 == 3:
@@ -156,8 +157,12 @@ def _siege(rounds: int, *, mixed: bool = False, crowded: bool = False) -> Any:
                 a["policy"] = "passive"
             if i % 3 == 2:
                 a["hp"] = 14
-            if i % 2 == 0:
-                a["weapons"][0]["damage"] = "1d2+6"  # a loss of 4 or 5 through the stab vest: foes share a grade
+            if i % 4 == 3:
+                a["armour"] = "heavy_clothing"
+    for i, a in enumerate(actors):
+        if alike:
+            a["weapons"][0]["damage"] = "1d2+6"  # a loss of 4 or 5 through the stab vest: foes share a grade
+        if mixed or alike:
             a["position"][0] += (i * 7) % 13 * (1 if a["side"] == "security" else -1)  # many distances
     if crowded:
         twins = []
@@ -182,6 +187,7 @@ FIGHTS = [
     ("siege", lambda: _siege(3), (1,)),
     ("mixed siege", lambda: _siege(4, mixed=True), (1, 2)),
     ("crowded siege", lambda: _siege(2, crowded=True), (1,)),
+    ("alike siege", lambda: _siege(6, alike=True), (1, 2)),
 ]
 
 
@@ -196,6 +202,21 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         got = best_shot(enc, actor, weapons, preferred, foes)
         assert got == plain_best_shot(enc, actor, weapons, preferred, foes), (actor, [f.id for f in foes])
         seen["best shots"] += 1
+        # every shot the decision read from the kept ones (not only the one it took) is the plain computation's
+        kept = T._kept(enc)
+        for weapon in weapons:
+            skill = T.attack_skill(enc, actor, weapon)
+            for foe in foes:
+                possible = T.expected_defence(enc, foe.id)
+                for n, mode in enumerate(T.modes_in_order(weapon, preferred)):
+                    key = (skill, weapon.damage, mode, T._sheet_number(enc, foe.id), foe.hp, foe.hp_max, possible)
+                    if n > 0 and key not in kept:  # the first mode was worth something: this one was not asked
+                        continue
+                    passive = R.sheet(enc, foe.id).policy == "passive"
+                    choice = "none" if passive else plain_best_reaction(enc, foe.id, actor, weapon, mode)
+                    plain = (choice, plain_harm(enc, actor, weapon, mode, foe.id, choice))
+                    assert kept.get(key) == plain, (actor, foe.id, key)
+                    seen["shots checked"] += 1
         return got
 
     def checked_best_reaction(enc, defender, attacker, weapon, mode, order=("dodge", "parry")):  # type: ignore[no-untyped-def]
@@ -230,6 +251,7 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
 
     def counted_weigh(enc, skill, weapon, mode, target, possible):  # type: ignore[no-untyped-def]
         seen["shots weighed anew"] += 1
+        seen["sheets shared"] = len(enc.scratch["d100_tactics_sheets"][0]) - len(enc.scratch["d100_tactics_sheets"][1])
         return weigh(enc, skill, weapon, mode, target, possible)
 
     monkeypatch.setattr(T, "best_shot", checked_best_shot)
@@ -261,7 +283,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
 
 def _reacted_without_hp(enc: Encounter, skill: int, weapon: Weapon, mode: str, target: str, possible: Any) -> Any:
     """The weighed shots kept without the target's HP (broken: a hurt target's worth changes)."""
-    key = (skill, weapon.damage, mode, target, possible)
+    key = (skill, weapon.damage, mode, T._sheet_number(enc, target), possible)
     kept: dict[Any, Any] = enc.scratch.setdefault("broken_reacted", {})
     if key not in kept:
         kept[key] = T._weigh_reactions(enc, skill, weapon, mode, target, possible)
@@ -271,7 +293,7 @@ def _reacted_without_hp(enc: Encounter, skill: int, weapon: Weapon, mode: str, t
 def _reacted_without_defence(enc: Encounter, skill: int, weapon: Weapon, mode: str, target: str, possible: Any) -> Any:
     """The weighed shots kept without the target's reactions (broken: a reaction made or a prone target changes it)."""
     a = enc.state.actors[target]
-    key = (skill, weapon.damage, mode, target, a.hp)
+    key = (skill, weapon.damage, mode, T._sheet_number(enc, target), a.hp)
     kept: dict[Any, Any] = enc.scratch.setdefault("broken_reacted", {})
     if key not in kept:
         kept[key] = T._weigh_reactions(enc, skill, weapon, mode, target, possible)
@@ -294,6 +316,14 @@ def _near_never_asked_again(enc: Encounter, actor: str, me: ActorState, sides: l
 BREAKS = {
     "a shot kept without the target's HP": ("_reacted", _reacted_without_hp),
     "a shot kept without the target's reactions": ("_reacted", _reacted_without_defence),
+    "a target's sheet without its armour": (
+        "_sheet_parts",
+        lambda enc, target: (R.sheet(enc, target).sealed, R.sheet(enc, target).characteristics.CON),
+    ),
+    "a target's sheet without its parrying object": (
+        "_sheet_parts",
+        lambda enc, target: (R.sheet(enc, target).sealed, R.sheet(enc, target).armour),
+    ),
     "the few foes kept whoever falls": ("_all_near", _near_never_asked_again),
     "the nearest of a grade read as its farthest": ("_first_of_each_grade", _last_of_each_grade),
     "a defence kept without the reactions made this round": (
