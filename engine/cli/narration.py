@@ -101,6 +101,22 @@ def narrate_log(path: Path, at: int | None, printer: Printer) -> None:
     printer.finish()
 
 
+def actors_in_header(path: Path) -> int:
+    """How many actors the log's scenario has (its header's copy), 0 when the header cannot tell."""
+    from fracas.core.events import EncounterStarted
+    from fracas.core.log import LogError, iter_log
+
+    try:
+        head = next(iter_log(path), None)
+    except LogError as exc:
+        raise FracasError(str(exc)) from None
+    ev = getattr(head, "ev", None)  # a torn first line has none
+    if not isinstance(ev, EncounterStarted):
+        return 0
+    actors = ev.scenario.get("actors")
+    return len(actors) if isinstance(actors, list) else 0
+
+
 def narration_lines(path: Path, *, summary: bool = False, only: str | None = None) -> list[str]:
     """What ``fracas replay PATH --narrate [--summary] [--only X]`` prints before the sheets, uncoloured.
 

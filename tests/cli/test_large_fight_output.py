@@ -98,3 +98,11 @@ def test_the_horde_prints_an_attack_a_line_and_says_how_to_see_every_action(
     assert any("1005 actors: one line per attack" in line and "--play-by-play" in line for line in lines[:3])
     assert not any(" moves " in line for line in lines)  # no play-by-play of the moves
     assert lines[-1].startswith("No winner (round limit 12 reached: a draw), after 12 rounds")
+    attacks = [line for line in lines if " attacks " in line]
+
+    # the replay's narration of the same log: the same attack lines, each led by its seq
+    assert main(["replay", str(tmp_path / "h.jsonl"), "--narrate", "--no-color"]) == 0
+    replayed = capsys.readouterr().out.splitlines()
+    assert len(replayed) < 600, len(replayed)
+    assert replayed[0].startswith("1005 actors: one line per attack (--summary); --play-by-play")
+    assert [line.split(None, 1)[1] for line in replayed if " attacks " in line] == attacks
