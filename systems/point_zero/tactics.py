@@ -161,12 +161,14 @@ def foes(enc: Encounter, actor: str) -> list[ActorState]:
     side for the round's decisions. From edition 5 the :data:`NEAREST_FOES` nearest (by the crowd
     index; ties at the last distance by id), so that a decision's work is bounded whatever the
     crowd: each foe weighed costs a firing cell toward it and its threat at every firing cell.
+    Where a side has no more able foes than that (a table-sized fight), the nearest are all of them:
+    the side's list, as up to edition 4.
     """
     memo = _memo(enc)
     me = enc.state.actors[actor]
     side = me.side
     everyone = memo.get(("foes", side))
-    if everyone is None and R.rules(enc).edition < BOUNDED_EDITION:
+    if everyone is None and (R.rules(enc).edition < BOUNDED_EDITION or _few_foes(enc, side)):
         everyone = memo[("foes", side)] = [a for a in enc.state.actors.values() if a.side != side and a.can_act()]
     if everyone is not None:
         return everyone  # type: ignore[return-value]
@@ -174,6 +176,13 @@ def foes(enc: Encounter, actor: str) -> list[ActorState]:
     if got is None:
         got = memo[("foes", actor)] = _nearest_foes(enc, me)
     return got  # type: ignore[return-value]
+
+
+def _few_foes(enc: Encounter, side: str) -> bool:
+    """Whether the other sides have :data:`NEAREST_FOES` able actors or fewer (the crowd's counts: an able actor
+    is one that can act, as :meth:`ActorState.can_act` says)."""
+    crowd = enc.crowd
+    return sum(crowd.able_count(other) for other in crowd.other_sides(side)) <= NEAREST_FOES
 
 
 def _nearest_foes(enc: Encounter, me: ActorState) -> list[ActorState]:
@@ -908,7 +917,7 @@ def choose(enc: Encounter, actor: str, style: Style) -> Option:
 def decision_key(enc: Encounter, actor: str, style: Style) -> bytes | None:
     """Everything a decision reads that may change during a fight, as bytes; None in a fight of more than
     :data:`SAME_DECISION_ACTORS` actors (where a decision's inputs seldom come back and the key costs a
-    look at every actor).
+    look at every actor), or when a declaration is of a type msgspec does not encode.
 
     A decision (:func:`_choose`) reads the actors' states (where they stand, their wounds, conditions, weapons
     and ammunition), the round's initiatives, declarations and who declared against whom (:func:`known`),
@@ -921,16 +930,19 @@ def decision_key(enc: Encounter, actor: str, style: Style) -> bytes | None:
     if len(actors) > SAME_DECISION_ACTORS:
         return None
     scratch = enc.scratch
-    return _KEY_ENCODER.encode(
-        (
-            actor,
-            style,
-            list(actors.values()),
-            scratch.get(INITIATIVE),
-            scratch.get(DECLARED),
-            scratch.get(DECLARED_AGAINST),
+    try:
+        return _KEY_ENCODER.encode(
+            (
+                actor,
+                style,
+                list(actors.values()),
+                scratch.get(INITIATIVE),
+                scratch.get(DECLARED),
+                scratch.get(DECLARED_AGAINST),
+            )
         )
-    )
+    except TypeError:  # a plan msgspec cannot encode (a plug-in policy's own plan type): nothing kept
+        return None
 
 
 def _choose(enc: Encounter, actor: str, style: Style) -> Option:

@@ -2,12 +2,14 @@
 
 The shortcuts (systems/point_zero/tactics.py): a decision asked again with every input it reads the same
 (:func:`tactics.decision_key`: the actors' states, the round's initiatives and declarations) answers as it did,
-in fights of :data:`tactics.SAME_DECISION_ACTORS` actors or fewer.
+in fights of :data:`tactics.SAME_DECISION_ACTORS` actors or fewer; from rules edition 5, a side with no more able
+foes than a decision weighs (:data:`tactics.NEAREST_FOES`) weighs them all, from one list a side for the round
+(:func:`tactics.foes`), not the nearest asked of the crowd for each actor.
 
-Each fight test plays real fights (every Point Zéro scenario and the endless brawl, under the default rules
-edition and editions 3 to 5) with every decision checked against the plain computation, and counts that the
-shortcuts were taken (a check that never meets them proves nothing); one test breaks each shortcut on purpose and
-sees the check fail.
+Each fight test plays real fights (every Point Zéro scenario and variants of the endless brawl, under the default
+rules edition and editions 3 to 5) with every decision and every list of foes weighed checked against the plain
+computation, and counts that the shortcuts were taken (a check that never meets them proves nothing); one test
+breaks each shortcut on purpose and sees the check fail.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fracas.core.encounter import Encounter
+from fracas.core.state import ActorState
 from fracas.services.batch import build_scenario, read_scenario_text
 from fracas.services.run import run_scenario
 from fracas.systems.point_zero import tactics
@@ -39,6 +43,14 @@ SPARRING = (
     ('armour = "heavy_combat"', 'armour = "none"'),
     ("ADR = 2", "ADR = 3"),
 )
+#: The endless brawl with fifteen unarmoured brawlers more (17 actors, more than are kept decisions for): one
+#: side has the most foes a decision weighs (8), the other one more (its nearest 8 weighed, rules edition 5 on)
+EXTRA = "".join(
+    f'[[actors]]\nid = "x{i}"\nside = "{"ab"[i % 2]}"\nposition = [{i % 10}, {i // 10 + 6}]\n'
+    "attributes = { PER = 2, ADR = 2, VIG = 5, INIT = 2, DEP = 12 }\nskills = { brawl = 3 }\n"
+    for i in range(15)
+)
+CROWD = (("round_limit = 10000", "round_limit = 3"), ('[[actors]]\nid = "ann"', EXTRA + '[[actors]]\nid = "ann"'))
 #: (scenario file, changes to its text, seeds, rules editions (None: the scenario's own))
 FIGHTS = [
     ("scenarios/point_zero/duel.toml", (), (1, 2, 3), (None, 3, 5)),
@@ -47,6 +59,7 @@ FIGHTS = [
     (ENDLESS, (("round_limit = 10000", "round_limit = 60"),), (1, 2), (None, 4)),
     (ENDLESS, APPROACH, (1, 2), (None, 4)),
     (ENDLESS, SPARRING, (1, 2, 3), (None,)),
+    (ENDLESS, CROWD, (1,), (None, 4)),
 ]
 
 
@@ -58,6 +71,17 @@ def _scenario(file: str, changes: tuple[tuple[str, str], ...], edition: int | No
     if edition is not None:
         text += f"\n[rules]\nedition = {edition}\n"
     return build_scenario(file, text)
+
+
+def plain_foes(enc: Encounter, actor: str) -> list[str]:
+    """Every able foe (rules edition 4 and before), or the :data:`tactics.NEAREST_FOES` nearest by (distance, id),
+    in the state's order."""
+    me = enc.state.actors[actor]
+    able = [a for a in enc.state.actors.values() if a.side != me.side and a.can_act()]
+    if tactics.R.rules(enc).edition >= tactics.BOUNDED_EDITION:
+        nearest = sorted(able, key=lambda f: (max(abs(f.x - me.x), abs(f.y - me.y)), f.id))[: tactics.NEAREST_FOES]
+        able = [a for a in able if a in nearest]
+    return [a.id for a in able]
 
 
 def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[tuple[str, Counter[str]]]:
@@ -77,7 +101,20 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["decisions answered again"] += again
         return got
 
+    foes = tactics.foes
+
+    def checked_foes(enc: Encounter, actor: str) -> list[ActorState]:
+        got = foes(enc, actor)
+        assert [f.id for f in got] == plain_foes(enc, actor), (enc.round, actor)
+        seen["foe lists"] += 1
+        me = enc.state.actors[actor]
+        few = sum(1 for a in enc.state.actors.values() if a.side != me.side and a.can_act()) <= tactics.NEAREST_FOES
+        seen["few foes, the side's list"] += few and tactics.R.rules(enc).edition >= tactics.BOUNDED_EDITION
+        seen["more foes, the nearest"] += not few and tactics.R.rules(enc).edition >= tactics.BOUNDED_EDITION
+        return got
+
     monkeypatch.setattr(tactics, "choose", checked_choose)
+    monkeypatch.setattr(tactics, "foes", checked_foes)
     for file, changes, seeds, editions in FIGHTS:
         for edition in editions:
             scenario = _scenario(file, changes, edition)
@@ -92,7 +129,8 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
     for fight, seen in checked_fights(monkeypatch, tmp_path):
         assert seen["decisions"] > 0, fight
         total += seen
-    for what in ("decisions", "decisions answered again"):
+    met = ("decisions", "decisions answered again", "foe lists", "few foes, the side's list", "more foes, the nearest")
+    for what in met:
         assert total[what] > 0, (what, total)
 
 
@@ -118,17 +156,60 @@ def test_a_crowd_keeps_no_decision() -> None:
     assert tactics.DECISIONS not in encounters[-1].scratch
 
 
-def test_the_check_finds_a_broken_shortcut(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The shortcut broken on purpose, a decision key without the actors' states (where they stand, their
-    wounds): the approach's first rounds answer its stalemate's, the plain computation otherwise, and the check
-    sees it."""
-    real = tactics._KEY_ENCODER
+class _KeyWithoutStates:
+    """A decision key without the actors' states (where they stand, their wounds): the approach's first rounds
+    answer its stalemate's."""
 
-    class WithoutStates:
-        def encode(self, parts: tuple[object, ...]) -> bytes:
-            return real.encode((*parts[:2], None, *parts[3:]))  # (actor, style, states, inits, plans, against)
+    def encode(self, parts: tuple[object, ...]) -> bytes:
+        return _KEY_ENCODER.encode((*parts[:2], None, *parts[3:]))  # (actor, style, states, inits, plans, against)
 
-    monkeypatch.setattr(tactics, "_KEY_ENCODER", WithoutStates())
+
+_KEY_ENCODER = tactics._KEY_ENCODER
+#: Each shortcut broken on purpose: (the name in tactics, what stands for it)
+BREAKS = {
+    "a decision key without the actors' states": ("_KEY_ENCODER", _KeyWithoutStates()),
+    "every able foe weighed, however many (the crowd's side with nine)": ("_few_foes", lambda enc, side: True),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(BREAKS))
+def test_the_check_finds_a_broken_shortcut(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, broken: str) -> None:
+    """Each shortcut broken on purpose: the plain computation answers otherwise, and the check sees it."""
+    name, broken_with = BREAKS[broken]
+    monkeypatch.setattr(tactics, name, broken_with)
     with pytest.raises(AssertionError):
         for _ in checked_fights(monkeypatch, tmp_path):
             pass
+
+
+def test_a_declaration_msgspec_cannot_encode_keeps_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plug-in policy may declare a plan of its own type (what :class:`tactics.Declared` reads): the decision
+    is worked out, not kept, and the fight goes on."""
+    text = read_scenario_text(ROOT / ENDLESS).replace("round_limit = 10000", "round_limit = 3")
+    seen: list[bytes | None] = []
+    choose = tactics.choose
+
+    class OwnPlan:
+        """A plan with what a declaration is read for, and nothing msgspec knows how to encode."""
+
+        def __init__(self, plan: Any) -> None:
+            self.plan = plan
+            self.kind, self.target, self.weapon, self.exit = plan.kind, plan.target, plan.weapon, plan.exit
+            self.before, self.after, self.surpass = plan.before, plan.after, plan.surpass
+
+        def acts(self) -> bool:
+            return bool(self.plan.acts())
+
+        def text(self, enc: Encounter) -> str:
+            return str(self.plan.text(enc))
+
+    def own_plans(enc: Encounter, actor: str, style: tactics.Style) -> tactics.Option:
+        declared = enc.scratch.get(tactics.DECLARED, {})
+        for aid, plan in list(declared.items()):
+            declared[aid] = plan if isinstance(plan, OwnPlan) else OwnPlan(plan)
+        seen.append(tactics.decision_key(enc, actor, style))
+        return choose(enc, actor, style)
+
+    monkeypatch.setattr(tactics, "choose", own_plans)
+    run_scenario(build_scenario("own.toml", text))  # type: ignore[arg-type]
+    assert None in seen and any(key is not None for key in seen)  # the first decider of a round sees none
