@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 from fracas.core.encounter import Encounter
@@ -74,6 +74,8 @@ READY_WORTH = 0.1
 MEAN_MARGIN = 2.0
 #: The encounter scratch key of the decisions kept for the fight (:func:`choose`): key -> option.
 DECISIONS = "pz_decisions"
+#: The encounter scratch key of each cell's nearest cover cells (:func:`_cover_cells`): cell -> cells.
+COVER_CELLS = "pz_cover_cells"
 #: How many decisions are kept at most (the lot is dropped when full: a long stalemate keeps a few hundred).
 KEPT_DECISIONS = 4096
 #: The most actors a fight has for its decisions to be kept (:func:`decision_key`).
@@ -109,9 +111,9 @@ CAUTIOUS = Style(name="cautious", threat_weight=0.3, min_odds=0.05, sprints_to_c
 _KEY_ENCODER = msgspec.msgpack.Encoder()
 
 
-@dataclass(frozen=True)
-class Option:
-    """A scored option: the plan's fields and its value."""
+class Option(NamedTuple):
+    """A scored option: the plan's fields and its value (a named tuple: a decision makes dozens to hundreds, and a
+    frozen dataclass sets each field through ``object.__setattr__``)."""
 
     value: float
     kind: str
@@ -318,34 +320,80 @@ def threat_at(enc: Encounter, actor: str, cell: Cell, sprinting: bool = False) -
 
 
 def _threat_at(enc: Encounter, actor: str, cell: Cell, sprinting: bool) -> float:
-    me = enc.state.actors[actor]
+    """:func:`threat_at` worked out: each foe's best attack at ``cell``, from what its attacks owe to the foe and
+    the actor alone (:func:`_foe_attacks`); a shot's difficulty as :func:`shot_difficulty` has it (PZ-DIFF-1,
+    PZ-DIFF-3: the band, the light and cover at ``cell``, the foe's aim)."""
     r = R.rules(enc)
     total = 0.0
     for f in foes(enc, actor):
+        shots, reach, melee = _foe_attacks(enc, actor, f)
         best = 0.0
-        fpos = R.pos(f)
-        for w in ready_ranged(enc, f.id):
-            if R.distance(fpos, cell) > w.bands.extreme:
+        d = R.distance((f.x, f.y), cell)
+        for w, dice, keep, harm, aim in shots:
+            band = R.range_band(w.bands, d)
+            if band is None:
                 continue
-            diff = shot_difficulty(enc, f.id, w, me, fpos, target_cell=cell)
-            if diff is None:
-                continue
+            diff = r.range_difficulty[band] + _light_at(enc, cell)
+            zone = R.cover_at(enc, cell)
+            if zone is not None:
+                diff += r.cover_modifiers[zone.level]
+            diff += aim
             if sprinting:
                 diff += r.sprinting_target
-            p = p_success(R.sheet(enc, f.id).skills.get(w.skill, 0), _keep(enc, f.id, "PER"), diff)
-            best = max(best, p * expected_harm(enc, f.id, w, me))
-        if R.distance(fpos, cell) - 1 <= R.free_move(enc, f.id):
-            w = melee_weapon(enc, f.id)
-            level = R.sheet(enc, actor).skills.get(w.skill, 0)
+            best = max(best, p_success(dice, keep, diff) * harm)
+        if d - 1 <= reach:
+            dice, keep, level, harm = melee
             diff = r.melee_base + level + _light_at(enc, cell)
-            p = p_success(R.sheet(enc, f.id).skills.get(w.skill, 0), _keep(enc, f.id, "ADR"), diff)
-            best = max(best, p * expected_harm(enc, f.id, w, me))
+            best = max(best, p_success(dice, keep, diff) * harm)
         total += best
     return total
 
 
-def _cover_cells(enc: Encounter, here: Cell) -> list[Cell]:
-    """The nearest cell of each cover zone (the lowest (x, y) of equally near cells)."""
+def _foe_attacks(
+    enc: Encounter, actor: str, foe: ActorState
+) -> tuple[list[tuple[Weapon, int, int, float, int]], int, tuple[int, int, int, float]]:
+    """What ``foe``'s attacks on ``actor`` owe to the two alone, kept for the round's decisions (:func:`_memo`):
+    each ready ranged weapon (its dice, PER kept, expected harm, the aim bonus when it aims at ``actor``), its
+    free move, and its blow (dice, ADR kept, ``actor``'s level in the skill, expected harm)."""
+    memo = _memo(enc)
+    key = ("foe attacks", actor, foe.id)
+    got = memo.get(key)
+    if got is not None:
+        return got  # type: ignore[return-value]
+    me = enc.state.actors[actor]
+    r = R.rules(enc)
+    skills = R.sheet(enc, foe.id).skills
+    aimed_at = foe.conditions.get("aiming")
+    aim = r.aim_bonus if aimed_at is not None and aimed_at == list(enc.actor_specs).index(actor) else 0
+    shots = [
+        (w, skills.get(w.skill, 0), _keep(enc, foe.id, "PER"), expected_harm(enc, foe.id, w, me), aim)
+        for w in ready_ranged(enc, foe.id)
+    ]
+    w = melee_weapon(enc, foe.id)
+    melee = (
+        skills.get(w.skill, 0),
+        _keep(enc, foe.id, "ADR"),
+        R.sheet(enc, actor).skills.get(w.skill, 0),
+        expected_harm(enc, foe.id, w, me),
+    )
+    got = memo[key] = (shots, R.free_move(enc, foe.id), melee)
+    return got
+
+
+def _cover_cells(enc: Encounter, here: Cell) -> tuple[Cell, ...]:
+    """The nearest cell of each cover zone (the lowest (x, y) of equally near cells), kept per cell for the fight
+    (the zones never move)."""
+    kept: dict[Cell, tuple[Cell, ...]] | None = enc.scratch.get(COVER_CELLS)
+    if kept is None:
+        kept = enc.scratch[COVER_CELLS] = {}
+    got = kept.get(here)
+    if got is None:
+        got = kept[here] = tuple(_nearest_cover_cells(enc, here))
+    return got
+
+
+def _nearest_cover_cells(enc: Encounter, here: Cell) -> list[Cell]:
+    """:func:`_cover_cells` worked out."""
     out = []
     hx, hy = here
     for z in enc.scenario.map.cover:
@@ -364,7 +412,8 @@ def firing_cells(enc: Encounter, actor: str) -> list[tuple[Cell, tuple[Cell, ...
     reach = R.free_move(enc, actor)
     out: list[tuple[Cell, tuple[Cell, ...]]] = [(here, ())]
     seen = {here}
-    goals = [R.pos(f) for f in foes(enc, actor)] + _cover_cells(enc, here)
+    goals = [R.pos(f) for f in foes(enc, actor)]
+    goals += _cover_cells(enc, here)
     # on open ground a walk of ``reach`` metres toward a goal is the straight walk, which depends
     # only on the goal's offset clamped to ``reach`` metres: a goal whose clamped offset came
     # before adds no cell (its path is one already walked)
@@ -421,8 +470,7 @@ class Declared(Protocol):
     def acts(self) -> bool: ...
 
 
-@dataclass(frozen=True)
-class Known:
+class Known(NamedTuple):
     """What PZ-INIT-3 tells an actor as it declares: its initiative, every initiative rolled, and the
     plans of the actors slower than it (declared first)."""
 

@@ -4,7 +4,9 @@ The shortcuts (systems/point_zero/tactics.py): a decision asked again with every
 (:func:`tactics.decision_key`: the actors' states, the round's initiatives and declarations) answers as it did,
 in fights of :data:`tactics.SAME_DECISION_ACTORS` actors or fewer; from rules edition 5, a side with no more able
 foes than a decision weighs (:data:`tactics.NEAREST_FOES`) weighs them all, from one list a side for the round
-(:func:`tactics.foes`), not the nearest asked of the crowd for each actor.
+(:func:`tactics.foes`), not the nearest asked of the crowd for each actor; each cell's nearest cover cells are
+kept for the fight (:func:`tactics._cover_cells`); what a foe's attacks on an actor owe to the two alone is kept
+for the round's decisions (:func:`tactics._foe_attacks`), each cell's threat read from it.
 
 Each fight test plays real fights (every Point Zéro scenario and variants of the endless brawl, under the default
 rules edition and editions 3 to 5) with every decision and every list of foes weighed checked against the plain
@@ -53,13 +55,13 @@ EXTRA = "".join(
 CROWD = (("round_limit = 10000", "round_limit = 3"), ('[[actors]]\nid = "ann"', EXTRA + '[[actors]]\nid = "ann"'))
 #: (scenario file, changes to its text, seeds, rules editions (None: the scenario's own))
 FIGHTS = [
+    (ENDLESS, CROWD, (1,), (None, 4)),
+    (ENDLESS, APPROACH, (1, 2), (None, 4)),
     ("scenarios/point_zero/duel.toml", (), (1, 2, 3), (None, 3, 5)),
     ("scenarios/point_zero/mira_vs_guard.toml", (), (1, 2), (None, 4)),
     ("scenarios/point_zero/warehouse.toml", (), (1, 2), (None, 5)),
     (ENDLESS, (("round_limit = 10000", "round_limit = 60"),), (1, 2), (None, 4)),
-    (ENDLESS, APPROACH, (1, 2), (None, 4)),
     (ENDLESS, SPARRING, (1, 2, 3), (None,)),
-    (ENDLESS, CROWD, (1,), (None, 4)),
 ]
 
 
@@ -71,6 +73,49 @@ def _scenario(file: str, changes: tuple[tuple[str, str], ...], edition: int | No
     if edition is not None:
         text += f"\n[rules]\nedition = {edition}\n"
     return build_scenario(file, text)
+
+
+def plain_cover_cells(enc: Encounter, here: tactics.Cell) -> list[tactics.Cell]:
+    """The nearest cell of each cover zone (the lowest (x, y) of equally near cells), as before it was kept."""
+    out = []
+    hx, hy = here
+    for z in enc.scenario.map.cover:
+        if z.w <= 0 or z.h <= 0:
+            continue
+        x = min(max(hx, z.x), z.x + z.w - 1)
+        y = min(max(hy, z.y), z.y + z.h - 1)
+        out.append((x, y))
+    return out
+
+
+def plain_threat_at(enc: Encounter, actor: str, cell: tactics.Cell, sprinting: bool) -> float:
+    """Each foe's best attack at ``cell``, every part asked again for each cell, as before the foes' attacks were
+    kept for the round."""
+    T, R = tactics, tactics.R
+    me = enc.state.actors[actor]
+    r = R.rules(enc)
+    total = 0.0
+    for f in T.foes(enc, actor):
+        best = 0.0
+        fpos = R.pos(f)
+        for w in T.ready_ranged(enc, f.id):
+            if R.distance(fpos, cell) > w.bands.extreme:
+                continue
+            diff = T.shot_difficulty(enc, f.id, w, me, fpos, target_cell=cell)
+            if diff is None:
+                continue
+            if sprinting:
+                diff += r.sprinting_target
+            p = T.p_success(R.sheet(enc, f.id).skills.get(w.skill, 0), T._keep(enc, f.id, "PER"), diff)
+            best = max(best, p * T.expected_harm(enc, f.id, w, me))
+        if R.distance(fpos, cell) - 1 <= R.free_move(enc, f.id):
+            w = T.melee_weapon(enc, f.id)
+            level = R.sheet(enc, actor).skills.get(w.skill, 0)
+            diff = r.melee_base + level + T._light_at(enc, cell)
+            p = T.p_success(R.sheet(enc, f.id).skills.get(w.skill, 0), T._keep(enc, f.id, "ADR"), diff)
+            best = max(best, p * T.expected_harm(enc, f.id, w, me))
+        total += best
+    return total
 
 
 def plain_foes(enc: Encounter, actor: str) -> list[str]:
@@ -113,7 +158,27 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["more foes, the nearest"] += not few and tactics.R.rules(enc).edition >= tactics.BOUNDED_EDITION
         return got
 
+    cover_cells = tactics._cover_cells
+
+    def checked_cover_cells(enc: Encounter, here: tactics.Cell) -> tuple[tactics.Cell, ...]:
+        again = here in enc.scratch.get(tactics.COVER_CELLS, {})
+        got = cover_cells(enc, here)
+        assert list(got) == plain_cover_cells(enc, here), (enc.round, here)
+        seen["cover cells read again"] += again and bool(got)
+        return got
+
+    threat_at = tactics._threat_at
+
+    def checked_threat_at(enc: Encounter, actor: str, cell: tactics.Cell, sprinting: bool) -> float:
+        got = threat_at(enc, actor, cell, sprinting)
+        assert got == plain_threat_at(enc, actor, cell, sprinting), (enc.round, actor, cell, sprinting)
+        seen["threats"] += 1
+        seen["threats of a shot"] += any(tactics.ready_ranged(enc, f.id) for f in tactics.foes(enc, actor))
+        return got
+
     monkeypatch.setattr(tactics, "choose", checked_choose)
+    monkeypatch.setattr(tactics, "_threat_at", checked_threat_at)
+    monkeypatch.setattr(tactics, "_cover_cells", checked_cover_cells)
     monkeypatch.setattr(tactics, "foes", checked_foes)
     for file, changes, seeds, editions in FIGHTS:
         for edition in editions:
@@ -130,6 +195,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
         assert seen["decisions"] > 0, fight
         total += seen
     met = ("decisions", "decisions answered again", "foe lists", "few foes, the side's list", "more foes, the nearest")
+    met += ("cover cells read again", "threats", "threats of a shot")
     for what in met:
         assert total[what] > 0, (what, total)
 
@@ -165,10 +231,27 @@ class _KeyWithoutStates:
 
 
 _KEY_ENCODER = tactics._KEY_ENCODER
+_FOE_ATTACKS = tactics._foe_attacks
+
+
+def _first_cells(enc: Encounter, here: tactics.Cell) -> tuple[tactics.Cell, ...]:
+    """Cover cells kept without the cell they were asked from (broken: the nearest cells move with the actor)."""
+    kept: dict[str, tuple[tactics.Cell, ...]] = enc.scratch.setdefault("broken cover cells", {})
+    if "first" not in kept:
+        kept["first"] = tuple(plain_cover_cells(enc, here))
+    enc.scratch.setdefault(tactics.COVER_CELLS, {})[here] = kept["first"]  # counted as read again
+    return kept["first"]
+
+
 #: Each shortcut broken on purpose: (the name in tactics, what stands for it)
 BREAKS = {
     "a decision key without the actors' states": ("_KEY_ENCODER", _KeyWithoutStates()),
     "every able foe weighed, however many (the crowd's side with nine)": ("_few_foes", lambda enc, side: True),
+    "a foe's attacks kept without the actor they threaten": (
+        "_foe_attacks",
+        lambda enc, actor, foe: _FOE_ATTACKS(enc, next(iter(sorted(enc.state.actors))), foe),
+    ),
+    "the first cell's cover cells kept for every cell": ("_cover_cells", lambda enc, here: _first_cells(enc, here)),
 }
 
 
