@@ -385,7 +385,13 @@ def best_reaction(
     ``order``: the style's preference, which only breaks an exact tie between two reactions.
     """
     skill = attack_skill(enc, attacker, weapon)
-    return _reacted(enc, skill, weapon, mode, defender, defence(enc, defender, order))[0]
+    got = _kept_defences(enc).get(_defence_key(enc, defender, order))
+    possible = got if got is not None else defence(enc, defender, order)
+    a = enc.state.actors[defender]
+    reacted = _kept(enc).get((skill, weapon.damage, mode, _sheet_number(enc, defender), a.hp, a.hp_max, possible))
+    if reacted is None:
+        reacted = _reacted(enc, skill, weapon, mode, defender, possible)
+    return reacted[0]
 
 
 def fire_chance(enc: Encounter, shooter: str, weapon: Weapon) -> float:
@@ -483,10 +489,12 @@ def _all_near(enc: Encounter, actor: str, me: ActorState, sides: list[str]) -> l
     got = kept.get(actor)
     if got is not None and got[0] == me.x and got[1] == me.y:
         seen = got[2]
-        if len(seen) == len(sides) and all(
-            able.get(side) == members for side, members in zip(sides, seen, strict=True)
-        ):
-            return got[3]
+        if len(seen) == len(sides):
+            if len(sides) == 1:  # one other side (the commonest): one comparison
+                if able.get(sides[0]) == seen[0]:
+                    return got[3]
+            elif all(able.get(side) == members for side, members in zip(sides, seen, strict=True)):
+                return got[3]
     near = enc.crowd.all_near(me.x, me.y, sides)
     kept[actor] = (me.x, me.y, [None if (m := able.get(side)) is None else dict(m) for side in sides], near)
     return near
