@@ -396,8 +396,13 @@ def best_reaction(
 
 def fire_chance(enc: Encounter, shooter: str, weapon: Weapon) -> float:
     """D100-JAM-1: P(the weapon fires): Panne roll below the value, else a Luck roll."""
-    panne = min(max(weapon.panne - 1, 0), 100) / 100
-    luck = enc.state.actors[shooter].resources.get("luck", 0)
+    return _fire_chance(weapon.panne, enc.state.actors[shooter].resources.get("luck", 0))
+
+
+@lru_cache(maxsize=1024)
+def _fire_chance(panne_value: int, luck: int) -> float:
+    """:func:`fire_chance` of a weapon of this Panne value in the hands of a shooter of this Luck."""
+    panne = min(max(panne_value - 1, 0), 100) / 100
     return panne + (1.0 - panne) * success_chance(luck)
 
 

@@ -83,10 +83,16 @@ def plain_best_reaction(
     return best
 
 
+def plain_fire_chance(enc: Encounter, shooter: str, weapon: Weapon) -> float:
+    panne = min(max(weapon.panne - 1, 0), 100) / 100
+    luck = enc.state.actors[shooter].resources.get("luck", 0)
+    return panne + (1.0 - panne) * T.success_chance(luck)
+
+
 def plain_shot_worth(enc: Encounter, shooter: str, weapon: Weapon, mode: str, target: str) -> float:
     passive = R.sheet(enc, target).policy == "passive"
     choice = "none" if passive else plain_best_reaction(enc, target, shooter, weapon, mode)
-    return T.fire_chance(enc, shooter, weapon) * plain_harm(enc, shooter, weapon, mode, target, choice)
+    return plain_fire_chance(enc, shooter, weapon) * plain_harm(enc, shooter, weapon, mode, target, choice)
 
 
 def plain_best_shot(
