@@ -977,7 +977,7 @@ def _shot_options(
     head_min = ctx.style.head_min_odds
     # a called shot's odds are no better than the body shot's when it adds difficulty dice (never fewer)
     head_skip = "head" in called_shots and called_shots["head"][0] >= 0
-    values, costs = ctx.values, ctx.costs
+    kept, costs = _parts(enc).values, ctx.costs
     cx, cy = cell
     for weapon in weapons:
         wname = weapon.name
@@ -995,11 +995,14 @@ def _shot_options(
             multi = mode in ("semi_multi", "burst_multi")
             if multi and quick:
                 continue
+            if aims is None:
+                aims = [_aimed(ctx, weapon, t, cell) for t in targets]
             if not multi:
-                if aims is None:
-                    aims = [_aimed(ctx, weapon, t, cell) for t in targets]
                 out += _single_shots(ctx, weapon, mode, cell, targets, aims, pools, calls, head_skip)
                 continue
+            aim_of = {t.id: aimed for t, aimed in zip(targets, aims, strict=True)}
+            #: each target's mode part by (nth, call, pool), and the fight's odds by the two parts' numbers
+            fired_by: dict[tuple[int, str | None, int], tuple[_ModePart, int]] = {}
             for first in targets:
                 seconds: list[ActorState | None] = [None]
                 if multi:
@@ -1031,15 +1034,18 @@ def _shot_options(
                         first_odds = 0.0
                         ok = True
                         for nth, t in enumerate(group):
-                            # attack_value's lookup written out (a decision asks it thousands of times)
+                            # _attack_value's lookup written out (a decision asks it thousands of times)
                             pool = pools[t.id] if nth == 0 else base_pool
-                            key = (wname, t.id, cell, mode, nth, called, pool)
-                            got = values.get(key)
-                            if got is None and key not in values:  # None: beyond long range
-                                got = values[key] = _attack_value(ctx, weapon, t, cell, mode, nth, called, pool)
-                            if got is None:
+                            aimed = aim_of[t.id]
+                            if aimed is None:  # beyond long range
                                 ok = False
                                 break
+                            fired = fired_by.get((nth, called, pool))
+                            if fired is None:
+                                fired = fired_by[(nth, called, pool)] = _fired(ctx, weapon, mode, nth, called, pool)
+                            got = kept.get((aimed[1], fired[1]))
+                            if got is None:
+                                got = _pair_value(ctx, aimed, fired)
                             p, harm = got
                             if not called:
                                 body_odds.append(p)
@@ -1431,14 +1437,18 @@ def _best_shot_from(ctx: Context, cell: Cell, weapons: Sequence[Weapon], *, aim_
     best = max((o.value for o in options), default=0.0)
     if aim_at is not None:
         r = R.rules(ctx.enc)
+        t = ctx.enc.state.actors[aim_at]
+        weapons_of = R.traits(ctx.enc, ctx.actor).weapons
+        aim = min(r.aim_max_dice, _aim_dice(ctx.enc, ctx.actor, aim_at) + r.aim_dice)
+        pool = pool_dice(ctx.enc, ctx.actor) + aim  # nothing moves in a decision
         for o in options:
             if o.targets[0] == aim_at and len(o.targets) == 1:
-                t = ctx.enc.state.actors[aim_at]
-                w = R.traits(ctx.enc, ctx.actor).weapons[o.weapon or ""]
-                aim = min(r.aim_max_dice, _aim_dice(ctx.enc, ctx.actor, aim_at) + r.aim_dice)
-                shot = attack_shot(ctx, w, t, cell, o.mode, 0, o.called, pool_dice(ctx.enc, ctx.actor) + aim)
-                if shot is not None:
-                    best = max(best, evaluate(ctx, shot)[1] - (o.harm - o.value))
+                w = weapons_of[o.weapon or ""]
+                # attack_shot's shot, its worth read by its parts' numbers (evaluate's, kept for the fight)
+                aimed = _aimed(ctx, w, t, cell)
+                if aimed is not None:
+                    worth = _pair_value(ctx, aimed, _fired(ctx, w, o.mode, 0, o.called, pool))[1]
+                    best = max(best, worth - (o.harm - o.value))
     return best
 
 

@@ -297,6 +297,26 @@ def plain_foe_threat(
     return best
 
 
+def plain_best_shot_from(
+    ctx: tactics.Context, cell: tactics.Cell, weapons: Sequence[Weapon], *, aim_at: str | None = None
+) -> float:
+    """tactics._best_shot_from as it was: an aimed shot's worth from its Shot (attack_shot, evaluate)."""
+    options = tactics.shot_options(ctx, cell, here=False, partial=False, weapons=weapons, quick=True)
+    best = max((o.value for o in options), default=0.0)
+    if aim_at is not None:
+        r = R.rules(ctx.enc)
+        for o in options:
+            if o.targets[0] == aim_at and len(o.targets) == 1:
+                t = ctx.enc.state.actors[aim_at]
+                w = R.traits(ctx.enc, ctx.actor).weapons[o.weapon or ""]
+                aim = min(r.aim_max_dice, tactics._aim_dice(ctx.enc, ctx.actor, aim_at) + r.aim_dice)
+                pool = tactics.pool_dice(ctx.enc, ctx.actor) + aim
+                shot = plain_attack_shot(ctx, w, t, cell, o.mode, 0, o.called, pool)
+                if shot is not None:
+                    best = max(best, tactics.evaluate(ctx, shot)[1] - (o.harm - o.value))
+    return best
+
+
 def plain_choose(enc: object, actor: str, style: tactics.Style, ctx: tactics.Context) -> tuple[tactics.Option, float]:
     """tactics._choose as it was: every shot from here listed as an option of its own, then the scan."""
     T = tactics
@@ -342,7 +362,7 @@ def plain_choose(enc: object, actor: str, style: tactics.Style, ctx: tactics.Con
                 and not adjacent
                 and enc.battlefield.sees(here, (f.x, f.y))  # type: ignore[attr-defined]
             ):
-                later = T._best_shot_from(ctx, here, loaded, aim_at=f.id)
+                later = plain_best_shot_from(ctx, here, loaded, aim_at=f.id)
                 if later > plain:
                     options.append(T.Option(nxt * (later - plain) - stay, "aim", (f.id,)))
     if not adjacent:
