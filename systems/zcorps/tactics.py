@@ -991,6 +991,8 @@ def _shot_options(
         # the first target's pool: an aim at it counts from here
         pools = {t.id: base_pool + (_aim_dice(enc, actor, t.id) if here else 0) for t in targets}
         aims: list[tuple[_TargetPart, int] | None] | None = None  # each target's part, once for the weapon's modes
+        aim_of: dict[str, tuple[_TargetPart, int] | None] | None = None  # the same by target (two-target modes)
+        near_of: dict[str, list[ActorState | None]] = {}  # the second targets of each first one (two-target modes)
         for mode in _modes(enc, actor, weapon):
             multi = mode in ("semi_multi", "burst_multi")
             if multi and quick:
@@ -1000,18 +1002,25 @@ def _shot_options(
             if not multi:
                 out += _single_shots(ctx, weapon, mode, cell, targets, aims, pools, calls, head_skip)
                 continue
-            aim_of = {t.id: aimed for t, aimed in zip(targets, aims, strict=True)}
+            if aim_of is None:
+                aim_of = {t.id: aimed for t, aimed in zip(targets, aims, strict=True)}
+                # each target's first two others within 3 metres (R.distance <= 3), in the targets' order
+                near_of = {}
+                for first in targets:
+                    fid, fx, fy = first.id, first.x, first.y
+                    found: list[ActorState | None] = []
+                    for f in targets:
+                        if f.id != fid and abs(f.x - fx) <= 3 and abs(f.y - fy) <= 3:
+                            found.append(f)
+                            if len(found) == 2:
+                                break
+                    near_of[fid] = found
             #: each target's mode part by (nth, call, pool), and the fight's odds by the two parts' numbers
             fired_by: dict[tuple[int, str | None, int], tuple[_ModePart, int]] = {}
             for first in targets:
-                seconds: list[ActorState | None] = [None]
-                if multi:
-                    near: list[ActorState | None] = [
-                        f for f in targets if f.id != first.id and R.distance((f.x, f.y), (first.x, first.y)) <= 3
-                    ]
-                    seconds = near[:2]
-                    if not seconds:
-                        continue
+                seconds = near_of[first.id]
+                if not seconds:
+                    continue
                 for second in seconds:
                     group = (first,) if second is None else (first, second)
                     n = len(group)
