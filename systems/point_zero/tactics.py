@@ -74,6 +74,8 @@ READY_WORTH = 0.1
 MEAN_MARGIN = 2.0
 #: The encounter scratch key of the decisions kept for the fight (:func:`choose`): key -> option.
 DECISIONS = "pz_decisions"
+#: The encounter scratch key of each cell's light and cover modifiers (:func:`_cell_modifiers`): cell -> both.
+CELL_MODIFIERS = "pz_cell_modifiers"
 #: The encounter scratch key of each cell's nearest cover cells (:func:`_cover_cells`): cell -> cells.
 COVER_CELLS = "pz_cover_cells"
 #: How many decisions are kept at most (the lot is dropped when full: a long stalemate keeps a few hundred).
@@ -214,13 +216,23 @@ def _taken(enc: Encounter, cell: Cell, actor: str) -> bool:
 
 
 def _light_at(enc: Encounter, cell: Cell) -> int:
-    memo = _memo(enc)
-    got = memo.get(("light", cell))
+    """PZ-DIFF-3: the light's modifier at ``cell`` (:func:`_cell_modifiers`)."""
+    return _cell_modifiers(enc, cell)[0]
+
+
+def _cell_modifiers(enc: Encounter, cell: Cell) -> tuple[int, int]:
+    """PZ-DIFF-3: the light's modifier at ``cell`` (its cover zone's light, else the map's) and its cover zone's
+    (0 outside any), kept for the fight: the zones and the light never change."""
+    kept: dict[Cell, tuple[int, int]] | None = enc.scratch.get(CELL_MODIFIERS)
+    if kept is None:
+        kept = enc.scratch[CELL_MODIFIERS] = {}
+    got = kept.get(cell)
     if got is None:
+        r = R.rules(enc)
         zone = R.cover_at(enc, cell)
         light = zone.light if zone is not None and zone.light else enc.scenario.map.light
-        got = memo[("light", cell)] = R.rules(enc).light_modifiers.get(light, 0)
-    return got  # type: ignore[return-value]
+        got = kept[cell] = (r.light_modifiers.get(light, 0), r.cover_modifiers[zone.level] if zone is not None else 0)
+    return got
 
 
 def _movement_modifier(enc: Encounter, target: ActorState) -> int:
@@ -243,10 +255,8 @@ def shot_difficulty(
     if band is None:
         return None
     r = R.rules(enc)
-    difficulty: int = r.range_difficulty[band] + _light_at(enc, tc)
-    zone = R.cover_at(enc, tc)
-    if zone is not None:
-        difficulty += r.cover_modifiers[zone.level]
+    light, cover = _cell_modifiers(enc, tc)
+    difficulty: int = r.range_difficulty[band] + light + cover
     if target_cell is None:
         difficulty += _movement_modifier(enc, target)
     aimed_at = enc.state.actors[actor].conditions.get("aiming")
@@ -333,11 +343,8 @@ def _threat_at(enc: Encounter, actor: str, cell: Cell, sprinting: bool) -> float
             band = R.range_band(w.bands, d)
             if band is None:
                 continue
-            diff = r.range_difficulty[band] + _light_at(enc, cell)
-            zone = R.cover_at(enc, cell)
-            if zone is not None:
-                diff += r.cover_modifiers[zone.level]
-            diff += aim
+            light, cover = _cell_modifiers(enc, cell)
+            diff = r.range_difficulty[band] + light + cover + aim
             if sprinting:
                 diff += r.sprinting_target
             best = max(best, p_success(dice, keep, diff) * harm)

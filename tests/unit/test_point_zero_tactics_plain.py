@@ -6,7 +6,8 @@ in fights of :data:`tactics.SAME_DECISION_ACTORS` actors or fewer; from rules ed
 foes than a decision weighs (:data:`tactics.NEAREST_FOES`) weighs them all, from one list a side for the round
 (:func:`tactics.foes`), not the nearest asked of the crowd for each actor; each cell's nearest cover cells are
 kept for the fight (:func:`tactics._cover_cells`); what a foe's attacks on an actor owe to the two alone is kept
-for the round's decisions (:func:`tactics._foe_attacks`), each cell's threat read from it.
+for the round's decisions (:func:`tactics._foe_attacks`), each cell's threat read from it; each cell's light and
+cover modifiers are kept for the fight (:func:`tactics._cell_modifiers`).
 
 Each fight test plays real fights (every Point Zéro scenario and variants of the endless brawl, under the default
 rules edition and editions 3 to 5) with every decision and every list of foes weighed checked against the plain
@@ -176,7 +177,21 @@ def checked_fights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
         seen["threats of a shot"] += any(tactics.ready_ranged(enc, f.id) for f in tactics.foes(enc, actor))
         return got
 
+    cell_modifiers = tactics._cell_modifiers
+
+    def checked_cell_modifiers(enc: Encounter, cell: tactics.Cell) -> tuple[int, int]:
+        again = cell in enc.scratch.get(tactics.CELL_MODIFIERS, {})
+        got = cell_modifiers(enc, cell)
+        r = tactics.R.rules(enc)
+        zone = tactics.R.cover_at(enc, cell)
+        light = zone.light if zone is not None and zone.light else enc.scenario.map.light
+        assert got == (r.light_modifiers.get(light, 0), r.cover_modifiers[zone.level] if zone else 0), cell
+        seen["cell modifiers read again"] += again
+        seen["cell modifiers of a zone read again"] += again and zone is not None
+        return got
+
     monkeypatch.setattr(tactics, "choose", checked_choose)
+    monkeypatch.setattr(tactics, "_cell_modifiers", checked_cell_modifiers)
     monkeypatch.setattr(tactics, "_threat_at", checked_threat_at)
     monkeypatch.setattr(tactics, "_cover_cells", checked_cover_cells)
     monkeypatch.setattr(tactics, "foes", checked_foes)
@@ -196,6 +211,7 @@ def test_the_shortcuts_answer_as_the_plain_computation(monkeypatch: pytest.Monke
         total += seen
     met = ("decisions", "decisions answered again", "foe lists", "few foes, the side's list", "more foes, the nearest")
     met += ("cover cells read again", "threats", "threats of a shot")
+    met += ("cell modifiers read again", "cell modifiers of a zone read again")
     for what in met:
         assert total[what] > 0, (what, total)
 
@@ -232,6 +248,7 @@ class _KeyWithoutStates:
 
 _KEY_ENCODER = tactics._KEY_ENCODER
 _FOE_ATTACKS = tactics._foe_attacks
+_CELL_MODIFIERS = tactics._cell_modifiers
 
 
 def _first_cells(enc: Encounter, here: tactics.Cell) -> tuple[tactics.Cell, ...]:
@@ -250,6 +267,10 @@ BREAKS = {
     "a foe's attacks kept without the actor they threaten": (
         "_foe_attacks",
         lambda enc, actor, foe: _FOE_ATTACKS(enc, next(iter(sorted(enc.state.actors))), foe),
+    ),
+    "the first cell's light and cover kept for every cell": (
+        "_cell_modifiers",
+        lambda enc, cell: enc.scratch.setdefault("broken cell modifiers", _CELL_MODIFIERS(enc, cell)),
     ),
     "the first cell's cover cells kept for every cell": ("_cover_cells", lambda enc, here: _first_cells(enc, here)),
 }
