@@ -447,20 +447,22 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
     crowd = enc.crowd
     sides = crowd.other_sides(me.side)
     near = _all_near(enc, actor, me, sides)
-    looked = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT) if near is None else [fid for _, fid in near[:LOOKED_AT]]
 
     def sees(fid: str) -> bool:
         return not field.opaque or field.sees(here, R.pos(actors[fid]))
 
-    if field.opaque:
-        chosen: list[str] = []
+    if near is not None and not field.opaque:  # an open map: every foe in sight, the nearest of the few
+        chosen = [fid for _, fid in near[:NEAREST]]
+    elif field.opaque:
+        looked = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT) if near is None else [f for _, f in near[:LOOKED_AT]]
+        chosen = []
         for fid in looked:
             if sees(fid):
                 chosen.append(fid)
                 if len(chosen) == NEAREST:
                     break
     else:  # an open map: every foe in sight
-        chosen = looked[:NEAREST]
+        chosen = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT)[:NEAREST]
     if near is None:
         for grade in crowd.grades(sides)[:MOST_HURT]:  # the crowd grades d100 actors by HP lost
             if grade < 0:
