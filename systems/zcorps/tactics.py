@@ -425,6 +425,11 @@ class Option(NamedTuple):
     partial: bool | None = None  # ZC-DEF-2 with the attack (edition 6); None: as edition 5 chose it (arm's reach)
 
 
+#: An :class:`Option` made from all its fields in order, without the named tuple's ``__new__`` (a Python function
+#: a call costs; a decision lists hundreds of shots): the same tuple.
+_new_option = tuple.__new__
+
+
 @dataclass
 class Context:
     """What one decision reads once: the actor, its foes in reach of the index, the rules' numbers."""
@@ -1071,7 +1076,8 @@ def _shot_options(
                             value += 0.15 * sum(_threat_of(ctx, t, (ctx.me.x, ctx.me.y)) for t in group)
                         ids = (first.id,) if second is None else (first.id, second.id)
                         # every field in order (a named tuple's keywords cost a call's worth each)
-                        out.append(Option(value, "shoot", ids, wname, mode, called, (), None, first_odds, total_harm))
+                        fields = (value, "shoot", ids, wname, mode, called, (), None, first_odds, total_harm, None)
+                        out.append(_new_option(Option, fields))
     return out
 
 
@@ -1132,7 +1138,8 @@ def _single_shots(
             if suppressive:
                 # a group of one's sum (0 + a threat, never -0.0: each is a max from 0.0)
                 value += 0.15 * _threat_of(ctx, first, (ctx.me.x, ctx.me.y))
-            out.append(Option(value, "shoot", (fid,), wname, mode, called, (), None, p, total_harm))
+            fields = (value, "shoot", (fid,), wname, mode, called, (), None, p, total_harm, None)
+            out.append(_new_option(Option, fields))
     return out
 
 
