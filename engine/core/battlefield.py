@@ -1263,15 +1263,21 @@ class Crowd:
                     for group in groups
                     if (members := group.get((kx, ky)))
                 ]
-        for members in buckets:
-            for aid, (ax, ay) in members.items():
-                d, e = abs(ax - x), abs(ay - y)
-                if e > d:
-                    d = e
-                if d <= metres:
-                    out.append((d, aid))
-        out.sort()
-        return out
+        return actors_within(buckets, x, y, metres)
+
+
+def actors_within(groups: Iterable[dict[str, Cell]], x: int, y: int, metres: int) -> list[tuple[int, str]]:
+    """(distance, id) of the actors of ``groups`` (id -> cell) within ``metres`` of ``(x, y)``, sorted."""
+    out: list[tuple[int, str]] = []
+    for members in groups:
+        for aid, (ax, ay) in members.items():
+            d, e = abs(ax - x), abs(ay - y)
+            if e > d:
+                d = e
+            if d <= metres:
+                out.append((d, aid))
+    out.sort()
+    return out
 
 
 def _nearest_of_each(

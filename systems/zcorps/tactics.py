@@ -47,7 +47,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from fracas.core.battlefield import Battlefield, Crowd
+from fracas.core.battlefield import Battlefield, Crowd, actors_within
 from fracas.core.encounter import Encounter
 from fracas.core.state import ActorState
 from fracas.systems.zcorps import resolution as R
@@ -1359,7 +1359,7 @@ def _nearest_within(crowd: Crowd, x: int, y: int, sides: list[str], metres: int,
     able = crowd.able
     members = [m for side in sides if (m := able.get(side))]
     if sum(len(m) for m in members) <= SCAN_ABLE:
-        return _each_within(members, x, y, metres)
+        return actors_within(members, x, y, metres)
     for r in NEAR_RADII:
         if r >= metres:
             break
@@ -1367,21 +1367,6 @@ def _nearest_within(crowd: Crowd, x: int, y: int, sides: list[str], metres: int,
         if len(found) >= count:
             return found
     return crowd.within(x, y, sides, metres)
-
-
-def _each_within(members: list[dict[str, Cell]], x: int, y: int, metres: int) -> list[tuple[int, str]]:
-    """``Crowd.within``'s answer from the able actors of its sides (id -> cell), each looked at: (distance, id) of
-    those within ``metres`` of ``(x, y)``, sorted."""
-    out: list[tuple[int, str]] = []
-    for m in members:
-        for aid, (ax, ay) in m.items():
-            d, e = abs(ax - x), abs(ay - y)
-            if e > d:
-                d = e
-            if d <= metres:
-                out.append((d, aid))
-    out.sort()
-    return out
 
 
 def _cover_candidates(enc: Encounter, here: Cell, reach: int) -> list[tuple[int, Cell]]:

@@ -567,7 +567,7 @@ BREAKS = {
         lambda field_: {c: v for c, v in _real_covering_of(field_).items() if isinstance(v, tuple)},
     ),
     "the few foes looked at each, in the order the crowd lists them": (
-        "_each_within",
+        "actors_within",
         lambda members, x, y, metres: [
             (d, aid) for m in members for aid, (ax, ay) in m.items() if (d := max(abs(ax - x), abs(ay - y))) <= metres
         ],
