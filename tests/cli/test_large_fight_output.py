@@ -106,3 +106,19 @@ def test_the_horde_prints_an_attack_a_line_and_says_how_to_see_every_action(
     assert len(replayed) < 600, len(replayed)
     assert replayed[0].startswith("1005 actors: one line per attack (--summary); --play-by-play")
     assert [line.split(None, 1)[1] for line in replayed if " attacks " in line] == attacks
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b'{"seq":0,"round":0,"cou', b"garbage\n{}\n"],
+    ids=["empty", "a torn header", "not a log"],
+)
+def test_replay_narrate_of_a_damaged_log_is_one_line_exit_2(
+    data: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The header read for the actor count meets the damage first: it must say so as every reader does."""
+    log = tmp_path / "damaged.jsonl"
+    log.write_bytes(data)
+    assert main(["replay", str(log), "--narrate"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(log) in err[0] and "Traceback" not in err[0], err
