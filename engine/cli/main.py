@@ -55,8 +55,6 @@ def _out(text: str = "", stream: TextIO | None = None) -> None:
 
 #: A side of more actors than this shows, in the sheets, the actors the fight touched and counts the others.
 SIDE_SHEETS = 20
-#: A fight of more actors than this is narrated an attack a line (``--summary``) unless a narration is asked for.
-LARGE_FIGHT = 100
 
 
 def folded_sides(actors: Sequence[ActorState]) -> set[str]:
@@ -114,34 +112,13 @@ def print_sheet(a: ActorState, stream: TextIO | None = None) -> None:
         _out(f"  resources: {', '.join(f'{k} {v}' for k, v in a.resources.items())}", stream)
 
 
-def add_large_fight_flags(p: argparse.ArgumentParser) -> None:
-    """``--play-by-play`` and ``--all-sheets``: what a fight of many actors shortens, in full."""
-    p.add_argument(
-        "--play-by-play",
-        action="store_true",
-        help=f"narrate every action even in a fight of more than {LARGE_FIGHT} actors (an attack a line by default)",
-    )
+def add_sheet_flags(p: argparse.ArgumentParser) -> None:
+    """``--all-sheets``: what a fight of many actors shortens in the sheets, in full."""
     p.add_argument(
         "--all-sheets",
         action="store_true",
         help=f"print every actor's sheet (a side of more than {SIDE_SHEETS} shows those the fight touched)",
     )
-
-
-def summarise_a_large_fight(args: argparse.Namespace, actors: int) -> None:
-    """Narrate a large fight an attack a line (``args.summary``), and say so, unless a narration was asked for."""
-    if not args.summary and narrates_a_summary(args, actors):
-        args.summary = True
-        _out(f"{actors} actors: one line per attack (--summary); --play-by-play narrates every action")
-
-
-def narrates_a_summary(args: argparse.Namespace, actors: int) -> bool:
-    """``--summary``, or a fight of more than :data:`LARGE_FIGHT` actors with no narration asked for."""
-    if args.summary:
-        return True
-    if args.play_by_play or args.only is not None:
-        return False
-    return actors > LARGE_FIGHT
 
 
 # ---------------------------------------------------------------------- run
@@ -163,8 +140,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.binary and not args.log:
         log_path = log_path.with_suffix(".msgpack")
     files.check_output(log_path, force=args.force, inputs=[loaded.path])
-    if not args.json and not args.quiet:
-        summarise_a_large_fight(args, len(loaded.spec.actors))
     printer = narration.Printer(args, _out)
     listeners: list[Callable[[int, int, int, float, E.Event], None]] = []
     if not args.json and not args.quiet:
@@ -234,8 +209,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = files.check_input(args.log, "log")
     if args.at is not None and args.at < 0:
         raise FracasError(f"--at {args.at}: expected the seq of an event (0 or more)")
-    if args.narrate and not args.json:
-        summarise_a_large_fight(args, narration.actors_in_header(path))
     printer = narration.Printer(args, _out)
     if args.narrate and not args.json:
         narration.narrate_log(path, args.at, printer)
@@ -337,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print one JSON object instead of the play-by-play")
     run.add_argument("--quiet", action="store_true", help="no play-by-play, only the final state")
     narration.add_flags(run)
-    add_large_fight_flags(run)
+    add_sheet_flags(run)
     run.add_argument("--force", action="store_true", help="replace the log if it exists (never an input)")
     cmd_fair.add_run_flags(run)
     run.set_defaults(handler=cmd_run)
@@ -348,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help='print {"state": ...} as run --json does')
     rep.add_argument("--narrate", action="store_true", help="print the play-by-play up to that point first")
     narration.add_flags(rep)
-    add_large_fight_flags(rep)
+    add_sheet_flags(rep)
     cmd_fork.add_replay_flags(rep)
     rep.set_defaults(handler=cmd_replay)
 

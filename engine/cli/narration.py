@@ -23,14 +23,19 @@ if TYPE_CHECKING:
 
 #: ``--only`` choices (fracas.services.narrate.ONLY, repeated here so that --help imports no service).
 ONLY = ("wounds", "hits", "rolls")
+#: A fight of more actors than this is narrated an attack a line (``--summary``) unless a narration is asked for:
+#: a thousand zombies' play-by-play is a hundred thousand lines of moves.
+LARGE_FIGHT = 100
 
 __all__ = [
+    "LARGE_FIGHT",
     "ONLY",
     "Printer",
     "add_flags",
     "aftermath_seq",
     "duration",
     "narrate_log",
+    "narrates_a_summary",
     "narration_lines",
     "use_colour",
 ]
@@ -39,9 +44,14 @@ Write = Callable[[str], object]
 
 
 def add_flags(p: argparse.ArgumentParser) -> None:
-    """``--summary``, ``--only`` and ``--no-color`` on a command that narrates."""
+    """``--summary``, ``--only``, ``--play-by-play`` and ``--no-color`` on a command that narrates."""
     p.add_argument("--summary", action="store_true", help="one line per action: who, whom, hit or miss, wound")
     p.add_argument("--only", choices=ONLY, help="narrate only the wounds, the hits or the rolls")
+    p.add_argument(
+        "--play-by-play",
+        action="store_true",
+        help=f"narrate every action even in a fight of more than {LARGE_FIGHT} actors (an attack a line by default)",
+    )
     p.add_argument("--no-color", action="store_true", help="no colour even on a terminal (NO_COLOR works too)")
 
 
@@ -52,17 +62,45 @@ def use_colour(args: argparse.Namespace, stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
+def narrates_a_summary(args: argparse.Namespace, actors: int) -> bool:
+    """``--summary``, or a fight of more than :data:`LARGE_FIGHT` actors with no narration asked for."""
+    if getattr(args, "summary", False):
+        return True
+    if getattr(args, "play_by_play", False) or getattr(args, "only", None) is not None:
+        return False
+    return actors > LARGE_FIGHT
+
+
 class Printer:
-    """Feeds events to a narrator (or a summary) and writes what they say."""
+    """Feeds events to a narrator (or a summary) and writes what they say.
+
+    The fight's size is read from its first event, the header (its scenario's actors): a large fight
+    with no narration asked for is narrated an attack a line, and the first line says so
+    (:func:`narrates_a_summary`). One decision for ``run``, ``replay --narrate`` and ``play``.
+    """
 
     def __init__(self, args: argparse.Namespace, write: Write, stream: TextIO | None = None) -> None:
         from fracas.services.narrate import Narrator, Summary
 
         self.write = write
+        self.args = args
         colour = use_colour(args, stream or sys.stdout)
         self.narrator: Narrator = Narrator(colour=colour, only=getattr(args, "only", None))
         self.summary: Summary | None = Summary(self.narrator) if getattr(args, "summary", False) else None
         self.aftermath_seq: int | None = None
+        self._sized = self.summary is not None  # a summary asked for needs no header to decide
+
+    def _size_up(self, ev: E.Event) -> None:
+        """On the first event: a large fight's header turns the summary on, and says how to see every action."""
+        from fracas.services.narrate import Summary
+
+        self._sized = True
+        scenario = getattr(ev, "scenario", None)  # only the header (EncounterStarted) holds the scenario
+        actors = scenario.get("actors") if isinstance(scenario, dict) else None
+        n = len(actors) if isinstance(actors, list) else 0
+        if narrates_a_summary(self.args, n):
+            self.summary = Summary(self.narrator)
+            self.write(f"{n} actors: one line per attack (--summary); --play-by-play narrates every action")
 
     def note_aftermath(self, seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
         """A listener that only remembers where the aftermath starts (``--quiet``, ``--json``)."""
@@ -71,6 +109,8 @@ class Printer:
 
     def __call__(self, seq: int, rnd: int, count: int, sec: float, ev: E.Event, prefix: str = "") -> None:
         self.note_aftermath(seq, rnd, count, sec, ev)
+        if not self._sized:
+            self._size_up(ev)
         if self.summary is not None:
             for line in self.summary.feed(rnd, count, ev, sec):
                 self.write(prefix + line)
@@ -99,22 +139,6 @@ def narrate_log(path: Path, at: int | None, printer: Printer) -> None:
     except LogError as exc:
         raise FracasError(str(exc)) from None
     printer.finish()
-
-
-def actors_in_header(path: Path) -> int:
-    """How many actors the log's scenario has (its header's copy), 0 when the header cannot tell."""
-    from fracas.core.events import EncounterStarted
-    from fracas.core.log import LogError, iter_log
-
-    try:
-        head = next(iter_log(path), None)
-    except LogError as exc:
-        raise FracasError(str(exc)) from None
-    ev = getattr(head, "ev", None)  # a torn first line has none
-    if not isinstance(ev, EncounterStarted):
-        return 0
-    actors = ev.scenario.get("actors")
-    return len(actors) if isinstance(actors, list) else 0
 
 
 def narration_lines(path: Path, *, summary: bool = False, only: str | None = None) -> list[str]:

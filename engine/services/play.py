@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -44,6 +45,12 @@ if TYPE_CHECKING:
 _SPLIT = re.compile(r"[\s,;]+")
 #: the target of an offered action, as its text names it (an actor id)
 _TARGETED = re.compile(r"\b(?:attack|shoot|strike|aim at|aim|tackle|push|grab|bite) ([^\s,()]+)")
+#: whom an offered action is about: its target, or the actor a move goes toward
+_ABOUT = re.compile(r"\b(?:attack|shoot|strike|aim at|aim|tackle|push|grab|bite|toward) ([^\s,()]+)")
+#: Of a crowd off the map, the actions about this many of its nearest actors are offered all the same.
+NEAREST_OFF_THE_MAP = 3
+#: What a player types to see every legal action when a crowd's are folded.
+ALL = "all"
 
 
 class InputEnded(FracasError):
@@ -127,7 +134,13 @@ def wall_beside(enc: _Enc, x: int, y: int) -> Any | None:
     return None
 
 
-def map_view(enc: _Enc, actor: str, radius: int = 8, narrator: Narrator | None = None) -> list[str]:
+#: How far the prompt's map reaches around the actor deciding, in metres (a square of 17 × 17).
+MAP_RADIUS = 8
+#: A side of more actors than this is a crowd: a prompt names the crowd's actors its map shows and counts the others.
+CROWD = 20
+
+
+def map_view(enc: _Enc, actor: str, radius: int = MAP_RADIUS, narrator: Narrator | None = None) -> list[str]:
     """A compact text map around ``actor``: one character a metre, with its legend.
 
     ``@`` the actor, ``A``-``Z`` the others (legend below), ``#`` a full wall (blocks sight and steps),
@@ -204,6 +217,40 @@ def map_view(enc: _Enc, actor: str, radius: int = 8, narrator: Narrator | None =
     ]
 
 
+def _mapped(enc: _Enc, actor: str) -> Callable[[str], bool]:
+    """Whether a prompt names an actor: every actor of a side of :data:`CROWD` or fewer; of a crowd (the horde's
+    thousand dead), those the prompt's map shows (within :data:`MAP_RADIUS` metres of ``actor`` each way)."""
+    actors = enc.state.actors
+    sizes = Counter(a.side for a in actors.values())
+    me = actors.get(actor)
+
+    def mapped(aid: str) -> bool:
+        a = actors.get(aid)
+        if a is None or me is None or sizes[a.side] <= CROWD:
+            return True
+        return max(abs(a.x - me.x), abs(a.y - me.y)) <= MAP_RADIUS
+
+    return mapped
+
+
+def _offered(enc: _Enc, actor: str, choices: Sequence[Choice], mapped: Callable[[str], bool]) -> list[int]:
+    """The indices of the choices a prompt lists: each about nobody, about an actor :func:`_mapped` names, or about
+    one of the :data:`NEAREST_OFF_THE_MAP` nearest of the others (so a crowd far off can still be shot at)."""
+    actors = enc.state.actors
+    about = [m.group(1) if (m := _ABOUT.search(c.text)) else None for c in choices]
+    off = {aid for aid in about if aid is not None and aid in actors and not mapped(aid)}
+    me = actors.get(actor)
+    if not off or me is None:
+        return list(range(len(choices)))
+
+    def metres(aid: str) -> tuple[int, str]:
+        a = actors[aid]
+        return max(abs(a.x - me.x), abs(a.y - me.y)), aid
+
+    nearest = set(sorted(off, key=metres)[:NEAREST_OFF_THE_MAP])
+    return [i for i, aid in enumerate(about) if aid is None or aid not in off or aid in nearest]
+
+
 def _seen(grid: dict[tuple[int, int], str], zone: Any) -> bool:
     return any((x, y) in grid for x in range(zone.x, zone.x + zone.w) for y in range(zone.y, zone.y + zone.h))
 
@@ -266,26 +313,57 @@ class TerminalChooser:
         out.write(f"\nRound {enc.round}: {name} decides.\n")
         for line in map_view(enc, actor, narrator=t.narrator):
             out.write(line + "\n")
+        mapped = _mapped(enc, actor)
         if t.initiative:
             order = sorted(t.initiative.items(), key=lambda kv: -kv[1])
-            out.write("Initiative: " + ", ".join(f"{t.narrator.name(a)} {v}" for a, v in order) + "\n")
+            named = [f"{t.narrator.name(a)} {v}" for a, v in order if mapped(a)]
+            off = [v for a, v in order if not mapped(a)]
+            rest = f" (and {len(off)} more off the map, initiative {min(off)} to {max(off)})" if off else ""
+            out.write("Initiative: " + ", ".join(named) + rest + "\n")
         if t.declared:
             out.write("Declared so far this round:\n")
+            kinds: Counter[str] = Counter()
             for who, text in t.declared:
-                out.write(f"  {t.narrator.name(who)}: {t.narrator.declared(text)}\n")
-        out.write("Your choices:\n")
-        for i, c in enumerate(choices, start=1):
-            odds = f"  [{c.odds:.1%} to succeed]" if c.odds is not None else ""
-            out.write(f"  {i:>2}. {self.option_text(enc, c.text, actor)}{odds}\n")
-        return self._answer(name, len(choices))
+                if mapped(who):
+                    out.write(f"  {t.narrator.name(who)}: {t.narrator.declared(text)}\n")
+                else:
+                    kinds[text.split(" ", 1)[0]] += 1
+            if kinds:
+                said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+                out.write(f"  (and {kinds.total()} more off the map: {said})\n")
+        offered = _offered(enc, actor, choices, mapped)
+        self._list(enc, actor, choices, offered)
+        folded = len(choices) - len(offered)
+        if folded:
+            out.write(f"  (and {folded} more about actors off the map: type {ALL} to list every action)\n")
+        pick = self._answer(name, len(offered), more=folded > 0)
+        if pick is not None:
+            return offered[pick]
+        every = list(range(len(choices)))
+        self._list(enc, actor, choices, every)
+        pick = self._answer(name, len(choices))
+        assert pick is not None  # no "all" to ask for: every action is listed
+        return pick
 
-    def _answer(self, name: str, n: int) -> int:
+    def _list(self, enc: _Enc, actor: str, choices: Sequence[Choice], offered: Sequence[int]) -> None:
+        out = self.p.out
+        out.write("Your choices:\n")
+        for n, i in enumerate(offered, start=1):
+            c = choices[i]
+            odds = f"  [{c.odds:.1%} to succeed]" if c.odds is not None else ""
+            out.write(f"  {n:>2}. {self.option_text(enc, c.text, actor)}{odds}\n")
+
+    def _answer(self, name: str, n: int, *, more: bool = False) -> int | None:
+        """The index of the choice typed (1 to ``n`` on the screen); None for :data:`ALL` when ``more`` are folded."""
         out = self.p.out
         while True:
-            answer = self.p.ask(f"{name}'s choice [1-{n}]: ", f"{name}'s action")
+            answer = self.p.ask(f"{name}'s choice [1-{n}{', ' + ALL if more else ''}]: ", f"{name}'s action")
             if answer.isdigit() and 1 <= int(answer) <= n:
                 return int(answer) - 1
-            out.write(f"  not a choice number: {answer!r}; type a number from 1 to {n}\n")
+            if more and answer.lower() == ALL:
+                return None
+            also = f", or {ALL}" if more else ""
+            out.write(f"  not a choice number: {answer!r}; type a number from 1 to {n}{also}\n")
 
 
 def parse_faces(text: str, n: int, sides: int) -> list[int] | str:

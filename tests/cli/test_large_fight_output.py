@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from fracas.cli.main import SIDE_SHEETS, main, narrates_a_summary
+from fracas.cli.main import SIDE_SHEETS, main
+from fracas.cli.narration import narrates_a_summary
 from fracas.core.state import ActorState
 
 FORTY_DEAD = ROOT / "tests" / "data" / "zc_horde.toml"  # 4 survivors against 40 zombies
