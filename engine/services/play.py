@@ -44,9 +44,10 @@ if TYPE_CHECKING:
 
 _SPLIT = re.compile(r"[\s,;]+")
 #: the target of an offered action, as its text names it (an actor id)
-_TARGETED = re.compile(r"\b(?:attack|shoot|strike|aim at|aim|tackle|push|grab|bite) ([^\s,()]+)")
+_ACTS_ON = "attack|shoot|strike|aim at|aim|tackle|push|grab|bite"
+_TARGETED = re.compile(rf"\b(?:{_ACTS_ON}) ([^\s,()]+)")
 #: whom an offered action is about: its target, or the actor a move goes toward
-_ABOUT = re.compile(r"\b(?:attack|shoot|strike|aim at|aim|tackle|push|grab|bite|toward) ([^\s,()]+)")
+_ABOUT = re.compile(rf"\b(?:{_ACTS_ON}|toward) ([^\s,()]+)")
 #: Of a crowd off the map, the actions about this many of its nearest actors are offered all the same.
 NEAREST_OFF_THE_MAP = 3
 #: What a player types to see every legal action when a crowd's are folded.
@@ -309,7 +310,7 @@ class TerminalChooser:
             out.write(f"{t.narrator.names_in(choices[0].question)}\nYour choices:\n")
             for i, c in enumerate(choices, start=1):
                 out.write(f"  {i:>2}. {t.narrator.declared(c.text)}\n")
-            return self._answer(name, len(choices))
+            return self._number(name, len(choices))
         out.write(f"\nRound {enc.round}: {name} decides.\n")
         for line in map_view(enc, actor, narrator=t.narrator):
             out.write(line + "\n")
@@ -339,11 +340,8 @@ class TerminalChooser:
         pick = self._answer(name, len(offered), more=folded > 0)
         if pick is not None:
             return offered[pick]
-        every = list(range(len(choices)))
-        self._list(enc, actor, choices, every)
-        pick = self._answer(name, len(choices))
-        assert pick is not None  # no "all" to ask for: every action is listed
-        return pick
+        self._list(enc, actor, choices, range(len(choices)))
+        return self._number(name, len(choices))
 
     def _list(self, enc: _Enc, actor: str, choices: Sequence[Choice], offered: Sequence[int]) -> None:
         out = self.p.out
@@ -352,6 +350,11 @@ class TerminalChooser:
             c = choices[i]
             odds = f"  [{c.odds:.1%} to succeed]" if c.odds is not None else ""
             out.write(f"  {n:>2}. {self.option_text(enc, c.text, actor)}{odds}\n")
+
+    def _number(self, name: str, n: int) -> int:
+        """The index of the choice typed, every choice listed (nothing to ask ``all`` for)."""
+        pick = self._answer(name, n)
+        return 0 if pick is None else pick  # (None only when more are folded)
 
     def _answer(self, name: str, n: int, *, more: bool = False) -> int | None:
         """The index of the choice typed (1 to ``n`` on the screen); None for :data:`ALL` when ``more`` are folded."""
