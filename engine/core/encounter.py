@@ -219,9 +219,12 @@ class Encounter:
 
         ``events`` may be a generator that does its own bookkeeping between events (the dice
         counter of a roll-off, tests/unit/test_per_event_path.py): what a listener sees is the
-        same, and each event is folded, written and heard exactly as :meth:`emit` does it.
+        same, and each event is folded, written and heard exactly as :meth:`emit` does it. With no
+        listener nobody looks between the events, so each is folded as it comes and the run is
+        written at once (:meth:`LogWriter.append_each`): the same state and the same lines, also
+        when an event cannot be folded (those before it are written, as :meth:`emit` would have).
         """
-        state, crowd, append, listeners = self.state, self.crowd, self.writer.append, self.listeners
+        state, crowd, listeners = self.state, self.crowd, self.listeners
         now = int(self.env._now)  # nothing here moves the clock, the round or the aftermath: as emit, once
         sec = now / TICKS_PER_SECOND
         rnd = self.round
@@ -230,11 +233,32 @@ class Encounter:
             count = rnd * self.round_ticks - now
             if count < 0:
                 count = 0
+        handlers = PROJECTION_HANDLERS
+        if not listeners:
+            folded: list[E.Event] = []
+            try:
+                for ev in events:
+                    kind = type(ev)
+                    if self.undrawn_faces and kind is not E.DiceRolled:
+                        raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
+                    handlers[kind](state, ev)
+                    if kind in CROWD_EVENTS:
+                        crowd.observe(ev)
+                    folded.append(ev)
+            finally:
+                if folded:
+                    first = self.seq
+                    self.seq = first + len(folded)
+                    state.seq = self.seq - 1
+                    state.sec = sec
+                    self.writer.append_each(first, rnd, count, sec, folded)  # type: ignore[arg-type]
+            return
+        append = self.writer.append
         for ev in events:
             kind = type(ev)
             if self.undrawn_faces and kind is not E.DiceRolled:
                 raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
-            PROJECTION_HANDLERS[kind](state, ev)
+            handlers[kind](state, ev)
             if kind in CROWD_EVENTS:
                 crowd.observe(ev)
             seq = self.seq
@@ -514,6 +538,24 @@ def _one_die_each(enc: Encounter, group: list[str], sides: int, rule: str, purpo
     source = dice.kind
     first = dice.counter
     faces = dice.faces(first, len(group), sides)
+    if not enc.listeners:  # nobody sees the counter between the events: it moves once
+        dice.counter = first + len(faces)
+        enc.emit_each(
+            [
+                E.DiceRolled(
+                    actor=a,
+                    purpose=purpose,
+                    rule=rule,
+                    sides=sides,
+                    faces=[face],
+                    fates=["kept"],
+                    first=k,
+                    source=source,
+                )
+                for k, a, face in zip(range(first, first + len(faces)), group, faces, strict=True)
+            ]
+        )
+        return faces
 
     def rolls() -> Iterator[E.DiceRolled]:
         k = first

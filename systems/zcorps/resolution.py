@@ -817,6 +817,9 @@ def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
     lost balance, no CP to spend and nobody to ask. With derived dice such a roll goes straight to
     :func:`roll_code`'s lone Joker; the very events and dice counter of :func:`roll_initiative`
     (tests/unit/test_per_event_path.py compares both). Any other roll is :func:`roll_initiative`'s.
+    With no listener (nobody looks between the events) the lone Jokers' rolls are written out here
+    and a run of them emitted at once (:meth:`Encounter.emit_each`), before any other roll: their
+    events (the Joker, a Joker 1's note, the initiative) change nothing the next actor's checks read.
     """
     dice = enc.dice
     if type(dice) is not DerivedDice:
@@ -825,6 +828,12 @@ def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
     table = traits_table(enc)
     states = enc.state.actors
     asks = r.edition >= 4  # ZC-CP-1: a human is asked; a roll short by 3 or less buys a CP die
+    run: list[E.Event] | None = None if enc.listeners else []  # the lone Jokers' events not yet emitted
+    purpose = "initiative (Agilité)"
+    cancels = r.edition >= 2  # ZC-WILD-2: a lone Joker's 1 cancels itself (edition 1 kept it)
+    noted = f"{purpose}: Joker 1 {'cancels itself, the highest die' if cancels else 'cancels nothing'} (1D pool)"
+    noted += "; possible complication"
+    per_action, top, faces, source = r.points_per_action, enc.round_ticks - 1, dice.faces, dice.kind
     inits: dict[str, int] = {}
     for aid in actors:
         t = table[aid]
@@ -836,10 +845,53 @@ def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
             or (asks and (t.policy == "human" or a.resources.get("cp", 0) > 0))
             or (not t.undead and any(a.monitors[WOUNDS].marked))  # ZC-WOUND-1 (wound_penalty)
         ):
+            if run:
+                enc.emit_each(run)
+                run = []
             inits[aid] = roll_initiative(enc, aid)
             continue
-        roll = _roll_joker_alone(enc, dice, aid, code, "initiative (Agilité)")
-        inits[aid] = set_initiative(enc, aid, roll.dice_total + code.pips)  # roll.total of a pool with dice
+        if run is None:
+            roll = _roll_joker_alone(enc, dice, aid, code, purpose)
+            inits[aid] = set_initiative(enc, aid, roll.dice_total + code.pips)  # roll.total of a pool with dice
+            continue
+        # _roll_joker_alone and set_initiative, written out
+        first = dice.counter
+        joker = faces(first, 1, 6)
+        while joker[-1] == 6:  # ZC-WILD-1: a 6 is added and rolled again
+            joker.append(faces(first + len(joker), 1, 6)[0])
+        dice.counter = first + len(joker)
+        total = sum(joker) + code.pips
+        if joker[0] == 1:
+            if cancels:
+                total -= 1
+                fates = [CANCELLED]
+            else:
+                fates = chain_fates(joker)
+            rule = "ZC-WILD-2"
+        else:
+            fates = chain_fates(joker)
+            rule = "ZC-WILD-1"
+        run.append(
+            E.DiceRolled(
+                actor=aid,
+                purpose=roll_purposes(purpose, 1, code.pips)[1],
+                rule=rule,
+                sides=6,
+                faces=joker,
+                fates=fates,
+                first=first,
+                source=source,
+            )
+        )
+        if joker[0] == 1:
+            run.append(E.Noted(actor=aid, text=noted, rule="ZC-WILD-2"))
+        value = total if total < top else top  # set_initiative's max(1, min(total, top)), written out
+        if value < 1:
+            value = 1
+        run.append(E.InitiativeSet(actor=aid, value=value, actions=max(1, value // per_action), rule="ZC-INIT-1"))
+        inits[aid] = value
+    if run:
+        enc.emit_each(run)
     return inits
 
 

@@ -27,14 +27,20 @@ class PlainDerivedDice(DerivedDice):
     """The same faces as :class:`DerivedDice`, through the plain path (a subclass is never shortcut)."""
 
 
-def _fight(scenario: Path, seed: str, dice: DerivedDice, log: Path, *, binary: bool) -> list[tuple[int, int, str]]:
-    """Run a fight; return what a listener sees: each event's seq, the dice counter then, and its type."""
+def _fight(
+    scenario: Path, seed: str, dice: DerivedDice, log: Path, *, binary: bool, listen: bool = True
+) -> list[tuple[int, int, str]]:
+    """Run a fight; return what a listener sees: each event's seq, the dice counter then, and its type.
+
+    ``listen=False``: no listener (as ``fracas verify`` and a plain ``run`` play), so the shortcuts that
+    only a listener could tell apart (a run of events written at once) are taken; nothing is seen.
+    """
     seen: list[tuple[int, int, str]] = []
 
     def listener(seq: int, rnd: int, count: int, sec: float, ev: Any) -> None:
         seen.append((seq, dice.counter, type(ev).__name__))
 
-    run_scenario(scenario, seed=seed, dice=dice, log_path=log, binary=binary, listeners=[listener])
+    run_scenario(scenario, seed=seed, dice=dice, log_path=log, binary=binary, listeners=[listener] if listen else [])
     return seen
 
 
@@ -51,10 +57,12 @@ FIGHTS = [
 def test_roll_offs_drawn_at_once_write_what_a_roll_per_actor_writes(
     tmp_path: Path, scenario: Path, seed: str, binary: bool
 ) -> None:
-    fast, plain = tmp_path / "fast.log", tmp_path / "plain.log"
+    fast, plain, unheard = tmp_path / "fast.log", tmp_path / "plain.log", tmp_path / "unheard.log"
     seen_fast = _fight(scenario, seed, DerivedDice(seed), fast, binary=binary)
     seen_plain = _fight(scenario, seed, PlainDerivedDice(seed), plain, binary=binary)
+    _fight(scenario, seed, DerivedDice(seed), unheard, binary=binary, listen=False)
     assert fast.read_bytes() == plain.read_bytes()
+    assert unheard.read_bytes() == plain.read_bytes()  # the runs written at once (Encounter.emit_each)
     assert seen_fast == seen_plain
     # not vacuous: the fight has roll-offs of more than two actors, and roll-offs again among them
     groups = _roll_off_groups(plain)
@@ -88,7 +96,8 @@ def test_a_lone_joker_rolled_at_once_writes_what_the_general_roll_writes(tmp_pat
     fast, plain = tmp_path / "fast.log", tmp_path / "plain.log"
     seen_fast = _fight(scenario, "1", DerivedDice("1"), fast, binary=False)
     seen_plain = _fight(scenario, "1", PlainDerivedDice("1"), plain, binary=False)
-    assert fast.read_bytes() == plain.read_bytes()
+    _fight(scenario, "1", DerivedDice("1"), tmp_path / "unheard.log", binary=False, listen=False)
+    assert fast.read_bytes() == plain.read_bytes() == (tmp_path / "unheard.log").read_bytes()
     assert seen_fast == seen_plain
     # not vacuous: lone Jokers rolled a 1 (cancelled from edition 2 on, kept in edition 1) and exploded
     from fracas.core.log import read_log
@@ -107,12 +116,15 @@ def test_a_lone_joker_rolled_at_once_writes_what_the_general_roll_writes(tmp_pat
     assert all(ev.fates == (["kept"] if edition == 1 else ["cancelled"]) for ev in lone_ones)
 
 
+@pytest.mark.parametrize("listen", [True, False], ids=["listened", "unheard"])
 @pytest.mark.parametrize("edition", [1, 4, 6])
-def test_a_round_of_initiatives_writes_what_a_roll_each_writes(tmp_path: Path, edition: int) -> None:
+def test_a_round_of_initiatives_writes_what_a_roll_each_writes(tmp_path: Path, edition: int, listen: bool) -> None:
     """resolution.roll_initiatives rolls the commonest initiative (1D Agilité, nothing to add or ask) itself.
 
     Every other roll is roll_initiative's: the actors here are set off balance (ZC-BRAWL-1), wounded
     (ZC-WOUND-1: a zombie feels nothing), given CP to spend (ZC-CP-1, edition 4 on) or left as they are.
+    Unheard (no listener), the lone Jokers' events are written a run at a time: the log's bytes, the
+    initiatives, the dice counter and the state after the round are compared.
     """
     from fracas.core.encounter import Encounter
     from fracas.core.scenario import load_scenario
@@ -124,14 +136,17 @@ def test_a_round_of_initiatives_writes_what_a_roll_each_writes(tmp_path: Path, e
     scenario = tmp_path / "horde.toml"
     scenario.write_text(text.replace("[map]", f"[rules]\nedition = {edition}\n\n[map]", 1), encoding="utf-8")
 
-    def initiatives(dice: DerivedDice) -> tuple[dict[str, int], list[tuple[int, int, bytes]]]:
+    def initiatives(dice: DerivedDice, log: Path) -> tuple[dict[str, int], list[tuple[int, int, bytes]]]:
         seen: list[tuple[int, int, bytes]] = []
         enc = Encounter(
             get_system("zcorps"),
             load_scenario(scenario),
             seed="1",
             dice=dice,
-            listeners=[lambda seq, rnd, count, sec, ev: seen.append((seq, dice.counter, msgspec.json.encode(ev)))],
+            log_path=log,
+            listeners=[lambda seq, rnd, count, sec, ev: seen.append((seq, dice.counter, msgspec.json.encode(ev)))]
+            if listen
+            else [],
         )
         enc.emit(enc.header())
         enc.round = 1
@@ -147,11 +162,61 @@ def test_a_round_of_initiatives_writes_what_a_roll_each_writes(tmp_path: Path, e
                 )
             if i % 5 == 2:
                 enc.emit(E.ResourceSpent(actor=aid, resource="cp", amount=-2, left=2, rule="t"))
-        return R.roll_initiatives(enc, list(enc.state.actors)), seen
+        inits = R.roll_initiatives(enc, list(enc.state.actors))
+        enc.writer.close()
+        if not listen:  # what is left to compare: the dice counter and the state after the round
+            seen.append((enc.seq, dice.counter, msgspec.json.encode(enc.state)))
+        return inits, seen
 
-    fast, plain = initiatives(DerivedDice("1")), initiatives(PlainDerivedDice("1"))
+    fast_log, plain_log = tmp_path / "fast.log", tmp_path / "plain.log"
+    fast, plain = initiatives(DerivedDice("1"), fast_log), initiatives(PlainDerivedDice("1"), plain_log)
     assert fast == plain
+    assert fast_log.read_bytes() == plain_log.read_bytes()
     # not vacuous: zombies rolled both ways (left as they are; set off balance), and exploded Jokers among them
-    texts = [ev for _, _, ev in plain[1]]
+    texts = plain_log.read_bytes().splitlines()
     assert sum(b'"type":"ConditionCleared"' in ev for ev in texts) > 5
     assert sum(b'"type":"InitiativeSet"' in ev for ev in texts) == len(plain[0]) > 40
+
+
+@pytest.mark.parametrize("binary", [False, True], ids=["jsonl", "binary"])
+def test_a_run_written_at_once_stops_where_emit_stops(tmp_path: Path, binary: bool) -> None:
+    """Encounter.emit_each with no listener folds each event as it comes and writes the run at once.
+
+    An event that cannot be folded (an actor nobody knows) raises as :meth:`Encounter.emit` raises, and
+    the events before it are folded and written, as emitting them one at a time leaves them: the log's
+    bytes, the next seq and the state are compared.
+    """
+    from fracas.core.encounter import Encounter
+    from fracas.core.scenario import load_scenario
+    from fracas.core.system import get_system
+
+    def play(at_once: bool, log: Path) -> tuple[int, bytes]:
+        enc = Encounter(
+            get_system("zcorps"), load_scenario(DATA / "zc_horde.toml"), seed="1", log_path=log, binary=binary
+        )
+        enc.emit(enc.header())
+        enc.round = 1
+        enc.emit(E.RoundStarted(round=1))
+        for spec in enc.scenario.actors[:3]:
+            enc.emit(enc.system.entered(enc, spec))
+        run = [
+            E.InitiativeSet(actor="rosa", value=7, actions=1, rule="ZC-INIT-1"),
+            E.Moved(actor="marcus", x=3, y=4, metres=1, initiative=7, rule="ZC-MOVE-1"),
+            E.InitiativeSet(actor="nobody", value=7, actions=1, rule="ZC-INIT-1"),
+            E.Noted(actor="rosa", text="never written", rule="t"),
+        ]
+        with pytest.raises(KeyError, match="nobody"):
+            if at_once:
+                enc.emit_each(run)
+            else:
+                for ev in run:
+                    enc.emit(ev)
+        enc.writer.close()
+        return enc.seq, msgspec.json.encode(enc.state)
+
+    at_once, one_by_one = tmp_path / "at_once.log", tmp_path / "one_by_one.log"
+    assert play(True, at_once) == play(False, one_by_one)
+    assert at_once.read_bytes() == one_by_one.read_bytes()
+    from fracas.core.log import read_log
+
+    assert [type(e.ev).__name__ for e in read_log(at_once).entries][-2:] == ["InitiativeSet", "Moved"]
