@@ -81,18 +81,22 @@ def play_turns(env: simpy.Environment, turns: Iterable[Turn]) -> Generator[At, A
     # (tick, priority, the order asked in, the turn): the turns' starts first, as SimPy's Initialize events
     queue: list[tuple[int, int, int, Turn]] = [(now, _START, i, turn) for i, turn in enumerate(turns)]
     asked = itertools.count(len(queue))
-    push, pop = heapq.heappush, heapq.heappop
+    pop, replace = heapq.heappop, heapq.heapreplace
     while queue:
-        tick, priority, _, turn = pop(queue)
+        # the earliest wake-up stays at the heap's root while its turn runs (nothing else touches the
+        # queue meanwhile): its next wait then takes its place in one sift (heapreplace), not a pop and a push
+        tick, priority, _, turn = queue[0]
         if tick > now:
             yield At(env, tick, priority)
             now = tick
         wait = next(turn, None)
-        if wait is not None:
+        if wait is None:
+            pop(queue)
+        else:
             tick, priority = wait
             if tick < now:
                 raise ValueError(f"tick {tick} is in the past (now {now})")
-            push(queue, (tick, priority, next(asked), turn))
+            replace(queue, (tick, priority, next(asked), turn))
 
 
 class RunResult(msgspec.Struct, kw_only=True):
