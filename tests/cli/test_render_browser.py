@@ -290,3 +290,44 @@ def test_a_forty_zombie_fight_shows_each_rounds_positions_with_no_labels_meeting
         assert sorted(tuple(t) for t in shown["tokens"]) == sorted((aid, a.x, a.y) for aid, a in state.actors.items())
         assert shown["labels"] >= len(state.actors)  # every token's name is drawn
         assert shown["bad"] == [], (entries[i].seq, shown["bad"])
+
+
+_STEP_WRITES = """
+(i) => new Promise((done) => {
+  const V = window.fracasViewer;
+  V.seek(i - 1);
+  const touched = { token: new Set(), sheet: new Set() };
+  const seen = new MutationObserver((records) => records.forEach((r) => {
+    const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const owner = node && node.closest(".token, .sheet");
+    if (owner) touched[owner.classList.contains("token") ? "token" : "sheet"].add(owner.dataset.actor);
+  }));
+  seen.observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
+  V.seek(i);
+  setTimeout(() => { seen.disconnect(); done({ token: [...touched.token], sheet: [...touched.sheet] }); }, 0);
+})
+"""
+
+
+def test_a_step_rewrites_only_the_tokens_and_sheets_it_changes(page: Any, tmp_path: Path) -> None:
+    """A metre of one zombie's walk touches its token and sheet and the highlights, not the 44 actors' (issue 17).
+
+    Every token, label and sheet rewritten at each step made the browser restyle the thousand-zombie page:
+    seconds a step. The check counts the DOM writes of a step, not its time.
+    """
+    log = tmp_path / "forty.jsonl"
+    run_scenario(ROOT / "tests" / "data" / "zc_horde.toml", seed="1", log_path=log)
+    entries = read_log(log).entries
+    html = tmp_path / "forty.html"
+    render_html(log, html)
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    moves = [i for i, e in enumerate(entries) if isinstance(e.ev, E.Moved) and isinstance(entries[i - 1].ev, E.Moved)]
+    assert len(moves) > 20
+    for i in moves[:: len(moves) // 8]:
+        touched = page.evaluate(_STEP_WRITES, i)
+        movers = {entries[i].ev.actor, entries[i - 1].ev.actor}  # type: ignore[union-attr]
+        # the mover, the one who moved the step before (its highlight goes), no other
+        assert set(touched["token"]) <= movers, (entries[i].seq, touched["token"])
+        assert set(touched["sheet"]) <= movers, (entries[i].seq, touched["sheet"])
+        assert entries[i].ev.actor in touched["token"]  # type: ignore[union-attr]
