@@ -137,6 +137,8 @@ class Cover:
 FIELD_CELLS = 1 << 22
 #: How many answers of :meth:`Battlefield.sees` are kept (the walls never move, but the pairs are many).
 SIGHT_KEPT = 1 << 16
+#: How many placings of one side's able actors :meth:`Crowd.all_near` keeps its answers for.
+NEAR_STANDS_KEPT = 64
 
 
 class Battlefield:
@@ -174,6 +176,8 @@ class Battlefield:
         self._reached_from: dict[Cell, Callable[[Cell], bool]] = {}
         #: :meth:`_slot_bounds`'s answers by (target, its slots' padded indices, metres): None for a straight line
         self._bounds: dict[tuple[Cell, tuple[int, ...], int], tuple[list[int], int] | None] = {}
+        #: :meth:`_cells_round`'s answers for :data:`_AROUND` and :data:`NEIGHBOURS`, by cell (the map never changes)
+        self._round: dict[Cell, tuple[list[int], list[int]]] = {}
 
     # ------------------------------------------------------------ cells
 
@@ -344,12 +348,26 @@ class Battlefield:
             def blocked(k: int) -> int:
                 return grid[k] if 0 <= k < size else 1  # beyond the border: blocked
 
-            found = self._neighbours = [
-                tuple(
+            def plain(i: int) -> tuple[int, ...]:
+                return tuple(
                     j
                     for dx, dy, step in steps
                     if not blocked(j := i + step) and not (dx and dy and blocked(i + dx) and blocked(i + dy * row))
                 )
+
+            # a cell with no wall and no border within one step may step onto all eight neighbours: only the cells
+            # round the walls and the border need the plain test (a few hundred of a map's thousands)
+            near_blocked = bytearray(size)
+            around = [dy * row + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+            k = grid.find(1)
+            while k >= 0:
+                for d in around:
+                    if 0 <= k + d < size:
+                        near_blocked[k + d] = 1
+                k = grid.find(1, k + 1)
+            e, w, s, n, se, sw, ne, nw = (step for _, _, step in steps)
+            found = self._neighbours = [
+                plain(i) if near_blocked[i] else (i + e, i + w, i + s, i + n, i + se, i + sw, i + ne, i + nw)
                 for i in range(size)
             ]
         return found
@@ -465,15 +483,22 @@ class Battlefield:
         regions = self._regions
         if regions is None:
             grid = self._blocked_grid()
+            steps_from = self._steps_from()
             regions = [-1] * len(grid)
             count = 0
-            for i, blocked in enumerate(grid):
-                if not blocked and regions[i] < 0:
+            i = grid.find(0)
+            while i >= 0:  # each free cell not yet labelled starts a region: every cell a walk joins it to
+                if regions[i] < 0:
                     regions[i] = count
-                    layer = [i]
-                    while layer:
-                        layer = self._layer(layer, regions, count)
+                    pending = [i]  # a region's cells, in any order (a label is the same whatever the order)
+                    pop, push = pending.pop, pending.append
+                    while pending:
+                        for j in steps_from[pop()]:
+                            if regions[j] < 0:
+                                regions[j] = count
+                                push(j)
                     count += 1
+                i = grid.find(0, i + 1)
             self._regions = regions
         return regions
 
@@ -599,7 +624,7 @@ class Battlefield:
         straight: list[Cell] = []
         kept = self._bounds
         for t in dict.fromkeys(targets):
-            beside = tuple([i for i in self._cells_round(t, _AROUND) if i in slots])
+            beside = tuple([i for i in self._cells_near(t)[0] if i in slots])
             if not beside:
                 continue  # no slot beside it: it leads nowhere
             key = (t, beside, metres)
@@ -623,6 +648,16 @@ class Battlefield:
             else:
                 walled.append(bound)
         return walled, straight
+
+    def _cells_near(self, t: Cell) -> tuple[list[int], list[int]]:
+        """``_cells_round(t, _AROUND)`` and ``_cells_round(t, NEIGHBOURS)``, kept per cell (a survivor's cell is asked
+        about by every zombie that looks for a free side of it)."""
+        found = self._round.get(t)
+        if found is None:
+            if len(self._round) >= SIGHT_KEPT:
+                self._round.clear()  # a memory bound
+            found = self._round[t] = (self._cells_round(t, _AROUND), self._cells_round(t, NEIGHBOURS))
+        return found
 
     def _cells_round(self, t: Cell, offsets: tuple[Cell, ...]) -> list[int]:
         """The padded indices of the cells at ``offsets`` from ``t`` (the border's too: the grid blocks them), those
@@ -675,7 +710,7 @@ class Battlefield:
         # the slots, by padded index: the free cells beside a target, each given to the first target it is beside
         slot_at: dict[int, int] = {}
         for k, t in enumerate(targets):
-            for i in self._cells_round(t, NEIGHBOURS):
+            for i in self._cells_near(t)[1]:
                 if i in slot_at or grid[i]:
                     continue  # a slot already, a wall or off the map (not walkable)
                 if i != at_start:
@@ -759,9 +794,8 @@ class Battlefield:
                     nxt.append(j)
             if not nxt:
                 return None
-            reached = [(slot_at[j], j // row, j % row) for j in nxt if j in slot_at]
-            if reached:
-                k, y, x = min(reached)
+            if not slot_at.keys().isdisjoint(nxt):  # a slot reached: of those, the first target's, then by (y, x)
+                k, y, x = min([(slot_at[j], j // row, j % row) for j in nxt if j in slot_at])
                 j = y * row + x
                 path = [(x - 1, y - 1)]
                 while came[j] != first:
@@ -895,6 +929,12 @@ class Crowd:
         #: and a one-cell border, cell (x, y) at ``(y + 1) * (width + 2) + x + 1``): the walk searches read it by index
         self.standing = [0] * ((width + 2) * (height + 2))
         self._others: dict[str, list[str]] = {}
+        #: :meth:`all_near`'s answers about one side, by side and cell, while that side's able actors stay where they
+        #: are (a side's are let go whenever one of them moves, falls or comes): the dead ask again from the same cells
+        self._near_kept: dict[str, dict[Cell, list[tuple[int, str]]]] = {}
+        #: those answers by side and by where its able actors stood (sorted (id, cell) pairs): a survivor who steps
+        #: out and back finds them again
+        self._near_by_stand: dict[str, dict[tuple[tuple[str, Cell], ...], dict[Cell, list[tuple[int, str]]]]] = {}
 
     # ------------------------------------------------------------ upkeep
 
@@ -934,6 +974,8 @@ class Crowd:
                 key = (x // b, y // b)
                 side, grade, old_key = placed
                 self.able[side][actor] = new
+                if side in self._near_kept:
+                    del self._near_kept[side]  # its answers name the old cell
                 grades = self.groups[side][grade]
                 if key == old_key:
                     grades[key][actor] = new
@@ -990,10 +1032,12 @@ class Crowd:
             self.counts[side][grade] -= 1
             del self.placed[aid]
             del self.able[side][aid]
+            self._near_kept.pop(side, None)
         if new is not None:
             side, grade, key = new
             self.groups.setdefault(side, {}).setdefault(grade, {}).setdefault(key, {})[aid] = (a.x, a.y)
             self.able.setdefault(side, {})[aid] = (a.x, a.y)
+            self._near_kept.pop(side, None)
             counts = self.counts.get(side)
             if counts is None:
                 counts = self.counts[side] = {}
@@ -1218,14 +1262,38 @@ class Crowd:
     def all_near(self, x: int, y: int, sides: Sequence[str]) -> list[tuple[int, str]] | None:
         """Every able actor of ``sides`` as (distance from ``(x, y)``, id), sorted, when they are few (at most
         :attr:`few`); None when there are more (ask :meth:`nearest` or :meth:`within`, which look at the buckets
-        round the point). A zombie's decision asks several questions of the few living: this answers them all."""
+        round the point). A zombie's decision asks several questions of the few living: this answers them all.
+
+        About one side the answer is kept per cell while that side's able actors stay where they are (the same list:
+        read it, never change it)."""
         if len(sides) == 1:  # one side asked about (the dead ask about the living): its able actors as they are
-            members = self.able.get(sides[0])
+            side = sides[0]
+            members = self.able.get(side)
             if not members:
                 return []
             if len(members) > self.few:
                 return None
-            each = [members]
+            kept = self._near_kept.get(side)
+            if kept is None:  # the side's actors moved (or it is the first question): where they stand now
+                stands = self._near_by_stand.get(side)
+                if stands is None:
+                    stands = self._near_by_stand[side] = {}
+                stand = tuple(sorted(members.items()))
+                kept = stands.get(stand)
+                if kept is None:
+                    if len(stands) >= NEAR_STANDS_KEPT:
+                        stands.clear()  # a memory bound
+                    kept = stands[stand] = {}
+                self._near_kept[side] = kept
+            near = kept.get((x, y))
+            if near is not None:
+                return near
+            near = [(d if (d := abs(ax - x)) > (e := abs(ay - y)) else e, aid) for aid, (ax, ay) in members.items()]
+            near.sort()
+            if len(kept) >= SIGHT_KEPT:
+                kept.clear()  # a memory bound (a cell each, on a large map)
+            kept[(x, y)] = near
+            return near
         else:
             found = self._each_able(sides)
             if found is None:

@@ -336,7 +336,7 @@ class ZCorps:
         priority = PRIORITY_MOVE + rank
         a = enc.state.actors[aid]
         conditions = a.conditions  # an actor's state is one object all fight long
-        crowd = enc.crowd
+        standing = enc.crowd.cells  # who stands on each cell
         for i, cell in enumerate(plan.path):
             at = count - i if count - i > 1 else 1
             if i:
@@ -344,7 +344,8 @@ class ZCorps:
             # not can_act(), written out: this runs at every metre
             if enc.over or not DISABLING.isdisjoint(conditions) or "grabbed" in conditions:
                 return
-            if crowd.is_occupied(cell, aid):
+            there = standing.get(cell)  # crowd.is_occupied(cell, aid), written out
+            if there and (len(there) > 1 or there[0] != aid):
                 return
             enc.emit(E.Moved(actor=aid, x=cell[0], y=cell[1], metres=a.moved + 1, initiative=at, rule=rule))
         enc.check_end()

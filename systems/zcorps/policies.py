@@ -408,11 +408,18 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         target = actors[ids[0]]
         if d <= 1:
             return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
-        metres = min(sheet(enc, actor).move, 10)
+        metres = enc.actor_specs[actor].move  # min(sheet(enc, actor).move, 10)
+        if metres > 10:
+            metres = 10
         goal = (target.x, target.y)
         # walk(): the battlefield's path around the walls, never onto a cell another stands on (occupied())
         path = enc.battlefield.path_toward(here, goal, metres, stop=1, blocked=crowd.blocked_for(actor))
-        if spreads and len(path) < metres and distance(path[-1] if path else here, goal) > 1:
+        if (
+            spreads
+            and len(path) < metres
+            and distance(path[-1] if path else here, goal) > 1
+            and (near is None or near[0][0] <= SPREAD_WALK + 1)  # (sorted: none nearer than the first, none to go to)
+        ):
             # the way to the nearest is blocked short of it: round to a free side of a survivor
             spread = _to_a_free_side(enc, a, metres, near)
             if spread is not None:

@@ -15,7 +15,8 @@ from collections import deque
 import msgspec
 from fracas.core import events as E
 from fracas.core.battlefield import NEIGHBOURS, Battlefield, Crowd, Occupied, distance, step_order
-from fracas.core.scenario import MapSpec, WallSpec
+from fracas.core.bundled import resolve_scenario
+from fracas.core.scenario import MapSpec, WallSpec, load_scenario
 from fracas.core.state import DISABLING, State, apply
 from fracas.systems.point_zero.resolution import path_toward as pz_path_toward
 from fracas.systems.zcorps.resolution import path_toward as zc_path_toward
@@ -149,6 +150,41 @@ def test_walk_fields_and_reach_are_the_plain_search(data: st.DataObject) -> None
     for start in starts + starts:
         for other in data.draw(st.lists(cells(m), max_size=4)):
             assert field.reaches_from(start)(other) == (start in _bfs(field, other)), (start, other)
+
+
+def _plain_steps_from(field: Battlefield) -> list[tuple[int, ...]]:
+    """Each padded cell's allowed steps, every neighbour tested (what Battlefield._steps_from keeps)."""
+    grid = field._blocked_grid()
+    row, size = field.width + 2, len(grid)
+
+    def blocked(k: int) -> int:
+        return grid[k] if 0 <= k < size else 1
+
+    return [
+        tuple(
+            i + dy * row + dx
+            for dx, dy in NEIGHBOURS
+            if not blocked(i + dy * row + dx) and not (dx and dy and blocked(i + dx) and blocked(i + dy * row))
+        )
+        for i in range(size)
+    ]
+
+
+@given(maps(posts=30))
+@settings(max_examples=100, deadline=None)
+def test_steps_kept_per_cell_are_every_neighbour_tested(m: MapSpec) -> None:
+    """The allowed steps worked out once per map (only the cells by a wall or the border tested one by one) are
+    those of testing each neighbour of each cell, walls touching the edges and each other included."""
+    field = Battlefield(m)
+    assert field._steps_from() == _plain_steps_from(field)
+
+
+def test_steps_kept_per_cell_on_the_shipped_maps() -> None:
+    """The same on the horde's farmyard and the other shipped Z-Corps maps (walls, fences, gaps, a house)."""
+    for name in ("horde", "barricade", "firefight"):
+        m = load_scenario(resolve_scenario(f"zcorps/{name}")).spec.map
+        field = Battlefield(m)
+        assert field._steps_from() == _plain_steps_from(field), name
 
 
 @given(st.data())
@@ -525,6 +561,71 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
         assert crowd.able_count(side) == sum(
             1 for a in state.actors.values() if a.side == side and DISABLING.isdisjoint(a.conditions)
         )
+
+
+def _enter(state: State, crowd: Crowd, ids: list[str], side: str, rng: random.Random) -> None:
+    ev = _entered(f"{side}{len(ids):02}", side, rng.randrange(20), rng.randrange(20))
+    ids.append(ev.actor)
+    apply(state, ev)
+    crowd.observe(ev)
+
+
+def test_all_near_kept_per_cell_follows_every_change() -> None:
+    """Crowd.all_near keeps its answer about one side per cell while that side's able actors stay where they are:
+    asked again from the same cells between random moves, falls, wake-ups, wounds and arrivals of both sides, it
+    answers as a scan of every actor each time (and hands back the kept list when nothing of that side changed)."""
+    rng = random.Random(17)
+    reused = 0
+    for _ in range(40):
+        state = State()
+        crowd = Crowd(state, 20, 20, few=6)
+        ids: list[str] = []
+        for i in range(12):
+            _enter(state, crowd, ids, "living" if i < 4 else "dead", rng)
+        asked = [(rng.randrange(20), rng.randrange(20)) for _ in range(4)]
+        for _ in range(60):
+            before = {cell: crowd.all_near(*cell, ["living"]) for cell in asked}
+            for cell, listed in before.items():
+                scan = sorted(
+                    (max(abs(a.x - cell[0]), abs(a.y - cell[1])), a.id)
+                    for a in state.actors.values()
+                    if a.side == "living" and DISABLING.isdisjoint(a.conditions)
+                )
+                assert listed == (scan if len(scan) <= crowd.few else None), (cell, listed, scan)
+            kind = rng.choice(["move", "move", "move", "down", "up", "wound", "enter"])
+            if kind == "enter":
+                _enter(state, crowd, ids, rng.choice(["living", "dead"]), rng)
+                continue
+            aid = rng.choice(ids)
+            ev: msgspec.Struct
+            if kind == "move":
+                ev = E.Moved(actor=aid, x=rng.randrange(20), y=rng.randrange(20), metres=1, initiative=0, rule="t")
+            elif kind == "down":
+                ev = E.ConditionSet(actor=aid, condition="unconscious", value=1, rule="t")
+            elif kind == "up":
+                ev = E.ConditionCleared(actor=aid, condition="unconscious", rule="t")
+            else:
+                ev = E.WoundMarked(
+                    actor=aid, monitor="m", level=rng.randrange(3), level_name="x", damage=1, threshold=1, rule="t"
+                )
+            apply(state, ev)
+            crowd.observe(ev)
+            if aid.startswith("dead"):  # the dead's doings leave the living's answers as they were
+                reused += all(crowd.all_near(*cell, ["living"]) is listed for cell, listed in before.items())
+    assert reused > 100  # not vacuous: kept answers were handed back
+    # a living actor who steps away and back: the answers kept for where the side stood are handed back again
+    state = State()
+    crowd = Crowd(state, 20, 20)
+    for ev in (_entered("ann", "living", 3, 4), _entered("bob", "living", 9, 9), _entered("zed", "dead", 15, 2)):
+        apply(state, ev)
+        crowd.observe(ev)
+    first = crowd.all_near(15, 2, ["living"])
+    for x in (4, 3):
+        ev = E.Moved(actor="ann", x=x, y=4, metres=1, initiative=0, rule="t")
+        apply(state, ev)
+        crowd.observe(ev)
+        assert crowd.all_near(15, 2, ["living"]) == ([(7, "bob"), (11, "ann")] if x == 4 else first)
+    assert crowd.all_near(15, 2, ["living"]) is first
 
 
 def test_all_near_lists_the_able_while_they_are_few() -> None:
