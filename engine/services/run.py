@@ -61,7 +61,10 @@ def run_scenario(
         salt=salt,
         secret=secret,
     )
-    return enc.run()
+    # as verify's re-run and the replay: the collector paused for the fight (its long-lived actors and crowd
+    # would be scanned again and again, more often the more actors: a cost per actor that grows)
+    with gc_paused():
+        return enc.run()
 
 
 class Replayed(msgspec.Struct, kw_only=True):

@@ -220,3 +220,28 @@ def test_a_run_written_at_once_stops_where_emit_stops(tmp_path: Path, binary: bo
     from fracas.core.log import read_log
 
     assert [type(e.ev).__name__ for e in read_log(at_once).entries][-2:] == ["InitiativeSet", "Moved"]
+
+
+def test_a_run_pauses_the_collector_and_gives_it_back_even_when_a_listener_fails(tmp_path: Path) -> None:
+    """The cyclic collector is paused for a fight, as verify's re-run and the replay pause it (issue 17: a cost
+    per actor that stays flat: a run of 3,200 actors had its actors scanned again and again), and a run
+    that stops on an error gives it back."""
+    import gc
+
+    seen: list[bool] = []
+
+    def listener(seq: int, rnd: int, count: int, sec: float, ev: Any) -> None:
+        seen.append(gc.isenabled())
+
+    assert gc.isenabled()
+    run_scenario(resolve_scenario("mira_vs_guard"), seed="7", log_path=tmp_path / "a.jsonl", listeners=[listener])
+    assert seen and not any(seen)
+    assert gc.isenabled()
+
+    def fails(seq: int, rnd: int, count: int, sec: float, ev: Any) -> None:
+        if seq == 40:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_scenario(resolve_scenario("mira_vs_guard"), seed="7", log_path=tmp_path / "b.jsonl", listeners=[fails])
+    assert gc.isenabled()
