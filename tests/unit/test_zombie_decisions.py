@@ -120,3 +120,48 @@ def test_a_free_side_from_the_foes_read_once_is_the_crowds_answer() -> None:
         if fast is not None and max(distance(me, (state.actors[t].x, state.actors[t].y)) for t in fast.targets) == 16:
             spread_at_the_edge += 1
     assert spread_at_the_edge > 0  # not vacuous: a survivor 16 m away was gone round to
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "least"),
+    [(DATA / "zc_horde.toml", "1", 1), (resolve_scenario("zcorps/barricade"), "2", 0), ("horde", "1", 10)],
+    ids=["zc_horde-1", "barricade-2", "horde-4-rounds"],
+)
+def test_a_free_side_search_answers_as_the_search_from_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scenario: Path | str, seed: str, least: int
+) -> None:
+    """The search for a free side gives up when a search back from the free sides (hemmed in by the dead) cannot
+    come back to the zombie in time: every such search of real fights (the thousand-zombie horde's first four
+    rounds too) is made both ways (the search back left out: the search from the zombie's cell decides) and must
+    answer the same."""
+    if scenario == "horde":
+        text = resolve_scenario("zcorps/horde").read_text(encoding="utf-8")
+        assert "\nround_limit = 12\n" in text
+        scenario = tmp_path / "horde.toml"
+        scenario.write_text(text.replace("\nround_limit = 12\n", "\nround_limit = 4\n"), encoding="utf-8")
+    seen: Counter[str] = Counter()
+    search = Battlefield.walk_to_reach
+    no_walk_back = Battlefield._no_walk_back
+
+    def counted(self: Battlefield, *args: Any) -> bool:
+        found: bool = no_walk_back(self, *args)
+        seen["given up"] += found
+        return found
+
+    def checked(
+        self: Battlefield, start: tuple[int, int], targets: list[tuple[int, int]], metres: int, blocked: Any = ()
+    ) -> Any:
+        fast = search(self, start, targets, metres, blocked)
+        monkeypatch.setattr(Battlefield, "_no_walk_back", lambda *args: False)
+        try:
+            plain = search(self, start, targets, metres, blocked)
+        finally:
+            monkeypatch.setattr(Battlefield, "_no_walk_back", counted)
+        assert fast == plain, (start, targets, metres)
+        seen["searches"] += 1
+        return fast
+
+    monkeypatch.setattr(Battlefield, "_no_walk_back", counted)
+    monkeypatch.setattr(Battlefield, "walk_to_reach", checked)
+    run_scenario(scenario, seed=seed, log_path=tmp_path / "fight.jsonl")
+    assert seen["given up"] >= least and seen["searches"] > seen["given up"], seen  # not vacuous
