@@ -74,7 +74,8 @@ class _EntryWithoutHash(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seq: int
     round: int
     count: int
-    sec: float
+    #: a float, or the float's JSON already encoded (msgspec.Raw: LogWriter encodes each clock reading once)
+    sec: float | msgspec.Raw
     ev: AnyEvent
 
 
@@ -111,12 +112,27 @@ class LogWriter:
         if path is not None:  # the caller checked --force and the inputs (fracas.core.files)
             self._fh = open_exclusive(path, force=True)
         self._pending: list[bytes] = []
+        #: the last clock reading written and its JSON: many events share one (a round's initiatives, a group's
+        #: roll-offs, a move's events), and the shortest float form costs more than a look
+        self._sec = 0.0
+        self._sec_json = msgspec.Raw(b"0.0")
+
+    def _sec_raw(self, sec: float) -> msgspec.Raw:
+        """``sec``'s canonical JSON, as the encoder writes it, kept for the next event at the same time."""
+        if sec != self._sec or sec == 0.0:  # a zero is encoded each time (0.0 and -0.0 are equal, not alike)
+            self._sec = sec
+            self._sec_json = msgspec.Raw(_json_encoder.encode(sec))
+        return self._sec_json
 
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
         if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
             return
-        chained, digest = _chain_entry(seq, rnd, count, sec, ev, self.prev)
-        self.prev = digest
+        # _chain_entry, written out (this runs for every event), with the clock's JSON kept
+        if sec != self._sec or sec == 0.0:  # _sec_raw, written out
+            self._sec = sec
+            self._sec_json = msgspec.Raw(_json_encoder.encode(sec))
+        chained = _json_encoder.encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=self._sec_json, ev=ev))
+        self.prev = digest = _sha256(self.prev + chained).digest()
         if self.binary:
             self._pending.append(
                 _mp_encoder.encode(Entry(seq=seq, round=rnd, count=count, sec=sec, ev=ev, h=digest.hex()))
@@ -142,8 +158,9 @@ class LogWriter:
         prev = self.prev
         pending = self._pending.append
         encode = _json_encoder.encode
+        raw = self._sec_raw(sec)
         for ev in events:
-            chained = encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=sec, ev=ev))
+            chained = encode(_EntryWithoutHash(seq=seq, round=rnd, count=count, sec=raw, ev=ev))
             prev = _sha256(prev + chained).digest()
             pending(b'%s,"h":"%s"}\n' % (chained[:-1], hexlify(prev)))
             seq += 1

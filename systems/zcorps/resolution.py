@@ -101,6 +101,10 @@ class Plan(msgspec.Struct, kw_only=True):
         if kind == "move" and not self.partial and not self.stakes:  # most actions of a horde: the last branch below
             path = self.path
             who = " and ".join(self.targets)
+            if path:
+                dest = path[-1]
+                if type(dest) is tuple and len(dest) == 2 and type(dest[0]) is int and type(dest[1]) is int:
+                    return _move_words(len(path), dest[0], dest[1], who)  # a cell of ints: its words kept
             moving = f"move {len(path)} m to {path[-1] if path else None}"
             return f"{moving} toward {who}" if who else moving
         who = " and ".join(self.targets)
@@ -128,6 +132,13 @@ class Plan(msgspec.Struct, kw_only=True):
         if self.stakes:
             parts.append("(high stakes)" if self.stakes == 1 else "(critical)")
         return ", ".join(parts)
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_words(metres: int, x: int, y: int, who: str) -> str:
+    """:meth:`Plan.text` of a plain move to the cell ``(x, y)`` of ints (a horde declares thousands, to few cells)."""
+    moving = f"move {metres} m to ({x}, {y})"
+    return f"{moving} toward {who}" if who else moving
 
 
 @dataclass
@@ -910,9 +921,12 @@ def resolution_order(enc: Encounter, inits: dict[str, int]) -> list[str]:
 
 def action_counts(enc: Encounter, actor: str, value: int, extra: int) -> list[int]:
     """ZC-INIT-1 / ZC-MULTI-1: act at total, total-10, ...; extra actions follow, 10 apart (at least count 1)."""
-    r = rules(enc)
-    granted = max(1, value // r.points_per_action)
-    counts = [max(1, value - r.points_per_action * i) for i in range(granted + extra)]
+    per_action = rules(enc).points_per_action
+    granted = max(1, value // per_action)
+    if granted + extra == 1:  # one action (most of a horde): the list below, without building it in a loop
+        counts = [value if value > 1 else 1]
+    else:
+        counts = [max(1, value - per_action * i) for i in range(granted + extra)]
     if extra:
         enc.emit(E.ConditionSet(actor=actor, condition="extra_actions", value=extra, rule="ZC-MULTI-1"))
     book(enc).pending[actor] = counts

@@ -245,3 +245,72 @@ def test_a_run_pauses_the_collector_and_gives_it_back_even_when_a_listener_fails
     with pytest.raises(KeyboardInterrupt):
         run_scenario(resolve_scenario("mira_vs_guard"), seed="7", log_path=tmp_path / "b.jsonl", listeners=[fails])
     assert gc.isenabled()
+
+
+def test_one_action_counts_as_the_list_of_counts_does() -> None:
+    """resolution.action_counts gives one action's counts without its loop: the plain list, for every value."""
+    from fracas.core.encounter import Encounter
+    from fracas.core.scenario import load_scenario
+    from fracas.core.system import get_system
+    from fracas.systems.zcorps import resolution as R
+
+    enc = Encounter(get_system("zcorps"), load_scenario(DATA / "zc_horde.toml"), seed="1")
+    enc.emit(enc.system.entered(enc, enc.actor_specs["rosa"]))  # an extra action is logged (ZC-MULTI-1)
+    per_action = enc.rules.points_per_action
+    for value in range(-2, 4 * per_action):
+        for extra in (0, 1):
+            granted = max(1, value // per_action)
+            plain = [max(1, value - per_action * i) for i in range(granted + extra)]
+            assert R.action_counts(enc, "rosa", value, extra) == plain, (value, extra)
+
+
+def test_the_writer_keeps_a_clock_reading_s_json_as_the_encoder_writes_it() -> None:
+    """LogWriter encodes each clock reading once (msgspec.Raw) for the events that share it: the very lines
+    :func:`fracas.core.log.encode_entry` chains, event by event and a run at a time, whatever the readings
+    (zeros of both signs, readings that come back, the shortest forms of awkward floats)."""
+    import io
+
+    from fracas.core.log import GENESIS, LogWriter, encode_entry
+
+    secs = [0.0, 0.0, 4.64, 4.64, 5.0, -0.0, 0.0, -0.0, 0.1 + 0.2, 0.1 + 0.2, 1e22, 1e-7, 4.64, float("nan"), 5.0]
+    events = [E.Noted(actor=f"a{i}", text="t", rule="r") for i in range(len(secs))]
+    prev, plain = GENESIS, []
+    for seq, (sec, ev) in enumerate(zip(secs, events, strict=True)):
+        line, prev = encode_entry(seq, 1, 2, sec, ev, prev)
+        plain.append(line + b"\n")
+
+    class Kept(io.BytesIO):
+        def close(self) -> None:  # the bytes are read after the writer closes
+            return None
+
+    one, each = Kept(), Kept()
+    by_one, by_runs = LogWriter(None, fh=one), LogWriter(None, fh=each)
+    for seq, (sec, ev) in enumerate(zip(secs, events, strict=True)):
+        by_one.append(seq, 1, 2, sec, ev)
+        by_runs.append_each(seq, 1, 2, sec, [ev])
+    by_one.close()
+    by_runs.close()
+    assert one.getvalue() == each.getvalue() == b"".join(plain)
+    assert b'"sec":-0.0,' in one.getvalue()  # not vacuous: a reading that equals the last and is not written alike
+
+
+def test_a_move_s_words_are_the_plain_words() -> None:
+    """Plan.text of a plain move keeps the words of a cell of ints (resolution._move_words): the plain
+    f-string's words for every path and targets, cells of ints or not (floats equal to ints, booleans, lists)."""
+    import random
+
+    from fracas.systems.zcorps.resolution import Plan
+
+    def plain(plan: Plan) -> str:
+        who = " and ".join(plan.targets)
+        moving = f"move {len(plan.path)} m to {plan.path[-1] if plan.path else None}"
+        return f"{moving} toward {who}" if who else moving
+
+    rng = random.Random(17)
+    cells: list[Any] = [(3, 4), (3.0, 4), (3, 4.0), (True, 4), [3, 4], (3, 4, 5), (-1, 12), (40, 7)]
+    for _ in range(400):
+        path = [rng.choice(cells) for _ in range(rng.randrange(4))]
+        targets = rng.sample(["hal", "rosa", "z12"], rng.randrange(3))
+        plan = Plan(kind="move", path=path, targets=targets)
+        assert plan.text() == plain(plan), (path, targets)
+        assert plan.text() == plain(plan)  # asked again: the kept words
