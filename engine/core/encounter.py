@@ -32,7 +32,7 @@ from fracas.core.battlefield import CROWD_EVENTS, Battlefield, Crowd
 from fracas.core.dice import METHOD, DerivedDice, DiceSource, commitment_of, commitment_v2
 from fracas.core.log import LogWriter
 from fracas.core.scenario import LoadedScenario, content_sha256
-from fracas.core.state import PROJECTION_HANDLERS, State, state_digest
+from fracas.core.state import FOLDS, State, state_digest
 from fracas.core.system import RuleSystem, effective_rules, header_rules
 from fracas.core.version import __version__
 
@@ -199,7 +199,9 @@ class Encounter:
         if self.undrawn_faces and kind is not E.DiceRolled:
             raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
         state = self.state
-        PROJECTION_HANDLERS[kind](state, ev)
+        fold = FOLDS[kind]
+        if fold is not None:  # None: the state ignores this event (a declaration, a note)
+            fold(state, ev)
         if kind in CROWD_EVENTS:
             self.crowd.observe(ev)
         now = int(self.env._now)  # Environment.now is a property: a Python call for every event
@@ -214,8 +216,9 @@ class Encounter:
         state.seq = seq
         state.sec = sec
         self.writer.append(seq, rnd, count, sec, ev)  # type: ignore[arg-type]
-        for listener in self.listeners:
-            listener(seq, rnd, count, sec, ev)
+        if self.listeners:
+            for listener in self.listeners:
+                listener(seq, rnd, count, sec, ev)
         self.seq = seq + 1
 
     def emit_each(self, events: Iterable[E.Event]) -> None:
@@ -237,7 +240,6 @@ class Encounter:
             count = rnd * self.round_ticks - now
             if count < 0:
                 count = 0
-        handlers = PROJECTION_HANDLERS
         if not listeners:
             folded: list[E.Event] = []
             try:
@@ -245,7 +247,9 @@ class Encounter:
                     kind = type(ev)
                     if self.undrawn_faces and kind is not E.DiceRolled:
                         raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
-                    handlers[kind](state, ev)
+                    fold = FOLDS[kind]
+                    if fold is not None:
+                        fold(state, ev)
                     if kind in CROWD_EVENTS:
                         crowd.observe(ev)
                     folded.append(ev)
@@ -262,7 +266,9 @@ class Encounter:
             kind = type(ev)
             if self.undrawn_faces and kind is not E.DiceRolled:
                 raise RuntimeError(f"dice drawn but not recorded before {kind.__name__}")
-            handlers[kind](state, ev)
+            fold = FOLDS[kind]
+            if fold is not None:
+                fold(state, ev)
             if kind in CROWD_EVENTS:
                 crowd.observe(ev)
             seq = self.seq

@@ -298,6 +298,10 @@ def _projection_types() -> tuple[Any, Any]:
 ProjectionEvent, ProjectionEntry = _projection_types()
 #: Handler per event type, skimmed types included (for tight replay loops).
 PROJECTION_HANDLERS: dict[type[Any], Callable[[State, Any], None]] = _HANDLERS
+#: :data:`PROJECTION_HANDLERS` with None for the events the state ignores (a live fight's emit skips the call).
+FOLDS: dict[type[Any], Callable[[State, Any], None] | None] = {
+    kind: None if handler is _ignore else handler for kind, handler in _HANDLERS.items()
+}
 
 
 def apply(state: State, event: E.Event) -> State:

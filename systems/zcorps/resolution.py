@@ -845,8 +845,12 @@ def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
     noted = f"{purpose}: Joker 1 {'cancels itself, the highest die' if cancels else 'cancels nothing'} (1D pool)"
     noted += "; possible complication"
     per_action, top, faces, source = r.points_per_action, enc.round_ticks - 1, dice.faces, dice.kind
+    # d6 faces derived ahead, a block at a time: die k's face is a pure function of k (whoever draws it), so
+    # a lone Joker reads die k from the block and the counter moves as a draw of it would move it
+    block: list[int] = []
+    block_first = 0
     inits: dict[str, int] = {}
-    for aid in actors:
+    for left, aid in enumerate(actors, -len(actors)):
         t = table[aid]
         code = t.codes["agilite"]
         a = states[aid]
@@ -866,11 +870,16 @@ def roll_initiatives(enc: Encounter, actors: Sequence[str]) -> dict[str, int]:
             inits[aid] = set_initiative(enc, aid, roll.dice_total + code.pips)  # roll.total of a pool with dice
             continue
         # _roll_joker_alone and set_initiative, written out
-        first = dice.counter
-        joker = faces(first, 1, 6)
+        first = k = dice.counter
+        if not 0 <= k - block_first < len(block):  # at most a die for each actor left, unless Jokers explode
+            block, block_first = faces(k, -left, 6), k
+        joker = [block[k - block_first]]
         while joker[-1] == 6:  # ZC-WILD-1: a 6 is added and rolled again
-            joker.append(faces(first + len(joker), 1, 6)[0])
-        dice.counter = first + len(joker)
+            k += 1
+            if k - block_first >= len(block):
+                block, block_first = faces(k, -left, 6), k
+            joker.append(block[k - block_first])
+        dice.counter = k + 1
         total = sum(joker) + code.pips
         if joker[0] == 1:
             if cancels:
