@@ -102,9 +102,9 @@ class Plan(msgspec.Struct, kw_only=True):
             path = self.path
             who = " and ".join(self.targets)
             if path:
-                dest = path[-1]
-                if type(dest) is tuple and len(dest) == 2 and type(dest[0]) is int and type(dest[1]) is int:
-                    return _move_words(len(path), dest[0], dest[1], who)  # a cell of ints: its words kept
+                cell = path[-1]
+                if type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int:
+                    return _move_words(len(path), cell[0], cell[1], who)  # a cell of ints: its words kept
             moving = f"move {len(path)} m to {path[-1] if path else None}"
             return f"{moving} toward {who}" if who else moving
         who = " and ".join(self.targets)
