@@ -139,9 +139,6 @@ FIELD_CELLS = 1 << 22
 SIGHT_KEPT = 1 << 16
 #: How many placings of one side's able actors :meth:`Crowd.all_near` keeps its answers for.
 NEAR_STANDS_KEPT = 64
-#: How many cells :meth:`Battlefield.walk_to_reach`'s search back from the slots may look at before it leaves the
-#: answer to the search from the start.
-BACK_LOOK = 32
 
 
 class Battlefield:
@@ -617,50 +614,6 @@ class Battlefield:
             self._step_sets.append(key)
         return number
 
-    def _no_walk_back(
-        self, slots: dict[int, int], first: int, metres: int, standing: list[int] | None, own: int, blocked: Any
-    ) -> bool:
-        """For :meth:`walk_to_reach`: True when no walk of at most ``metres`` steps over free cells joins the free
-        padded cell ``first`` (the start) to a slot, found by searching back from the slots (a step is allowed both
-        ways) while the search stays small (:data:`BACK_LOOK` cells); False when it comes back to the start, and when
-        it grows past that (the search from the start then decides). Free: as there (``standing`` and ``own``, else
-        ``blocked``). A cell farther from the start in a straight line than the steps left is left. In the thick of
-        the horde the slots are hemmed in by others: the search back ends after a cell or two, where the search from
-        the start would look at every cell it can reach before giving up."""
-        steps_from = self._steps_from()
-        row = self.width + 2
-        sy, sx = divmod(first, row)
-        seen = set(slots)
-        layer = list(slots)
-        look = BACK_LOOK
-        for k in range(1, metres + 1):
-            room = metres - k  # the steps left from a cell this many steps from a slot
-            nxt: list[int] = []
-            for i in layer:
-                for j in steps_from[i]:
-                    if j == first:
-                        return False
-                    if j in seen:
-                        continue
-                    seen.add(j)
-                    if standing is not None:
-                        n = standing[j]
-                        if n and (n > 1 or j != own):
-                            continue  # another stands there
-                    elif (j % row - 1, j // row - 1) in blocked:
-                        continue
-                    y, x = divmod(j, row)
-                    if x - sx > room or sx - x > room or y - sy > room or sy - y > room:
-                        continue  # too far from the start in a straight line
-                    nxt.append(j)
-            if not nxt:
-                return True
-            look -= len(nxt)
-            if look < 0:
-                return False  # too wide a search: the one from the start decides
-            layer = nxt
-        return True
-
     def _slot_bounds(
         self, targets: list[Cell], slots: dict[int, int], metres: int
     ) -> tuple[list[tuple[list[int], int]], list[Cell]]:
@@ -778,8 +731,6 @@ class Battlefield:
                 break
         else:
             return None  # every slot farther than the steps in a straight line
-        if at_start >= 0 and not grid[first] and self._no_walk_back(slot_at, first, metres, standing, own, blocked):
-            return None  # the slots are hemmed in (by the horde): no walk from them comes back to the start in time
         came: dict[int, int] = {first: first}
         # cells no walk goes onto: walls, the border, cells reached already, others standing there, and cells
         # too far from every target (all for good: nothing moves during the search, and the steps left only shrink)
@@ -973,8 +924,6 @@ class Crowd:
         #: cell -> ids of the actors on it (the dead and the gone included: they lie where they fell)
         self.cells: dict[Cell, list[str]] = {}
         self.cell_of: dict[str, Cell] = {}
-        #: actor -> the padded index of its cell in ``standing`` (absent: it stands off the map), read by the searches
-        self.index_of: dict[str, int] = {}
         self.width, self.height = width, height
         #: how many actors stand on each cell (as ``cells`` counts them), on a battlefield's padded grid (the map
         #: and a one-cell border, cell (x, y) at ``(y + 1) * (width + 2) + x + 1``): the walk searches read it by index
@@ -1014,16 +963,13 @@ class Crowd:
                     else:
                         there.append(actor)
                 self.cell_of[actor] = new
-                index_of, standing = self.index_of, self.standing
-                i = index_of.get(actor, -1)
-                if i >= 0:  # actors never leave the map (nor block a cell off it)
-                    standing[i] -= 1
+                width, height, row = self.width, self.height, self.width + 2
+                x, y = old
+                if 0 <= x < width and 0 <= y < height:  # actors never leave the map (nor block a cell off it)
+                    self.standing[(y + 1) * row + x + 1] -= 1
                 x, y = new
-                if 0 <= x < self.width and 0 <= y < self.height:
-                    i = index_of[actor] = (y + 1) * (self.width + 2) + x + 1
-                    standing[i] += 1
-                elif i >= 0:
-                    del index_of[actor]
+                if 0 <= x < width and 0 <= y < height:
+                    self.standing[(y + 1) * row + x + 1] += 1
                 b = self.bucket
                 key = (x // b, y // b)
                 side, grade, old_key = placed
@@ -1063,10 +1009,7 @@ class Crowd:
                 self.cell_of[actor] = new
                 x, y = new
                 if 0 <= x < width and 0 <= y < height:
-                    i = self.index_of[actor] = (y + 1) * row + x + 1
-                    self.standing[i] += 1
-                else:
-                    self.index_of.pop(actor, None)
+                    self.standing[(y + 1) * row + x + 1] += 1
         self._place(a)  # a step that stays on its cell, or by an actor that cannot act, changes no bucket either
 
     def _place(self, a: ActorState) -> None:
@@ -1459,5 +1402,7 @@ def _standing(blocked: Any, row: int, height: int) -> tuple[list[int], int] | tu
     crowd = blocked.crowd
     if crowd.width + 2 != row or crowd.height != height:
         return None, -1
-    # (-1: the mover stands on no cell of the map, whoever stands there is another)
-    return crowd.standing, crowd.index_of.get(blocked.mover, -1)
+    cell = crowd.cell_of.get(blocked.mover)
+    if cell is None or not (0 <= cell[0] < crowd.width and 0 <= cell[1] < height):
+        return crowd.standing, -1  # the mover stands on no cell of the map: whoever stands there is another
+    return crowd.standing, (cell[1] + 1) * row + cell[0] + 1

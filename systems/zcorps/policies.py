@@ -375,13 +375,11 @@ def cautious(enc: Encounter, actor: str) -> Plan:
 def zombie(enc: Encounter, actor: str) -> Plan:
     """Shamble toward the nearest living, grab, bite."""
     a = enc.state.actors[actor]
-    x, y = a.x, a.y
-    here = (x, y)
-    conditions = a.conditions
-    if conditions and "prone" in conditions:
+    here = (a.x, a.y)
+    if "prone" in a.conditions:
         return Plan(kind="stand")
-    if conditions and "grabbing" in conditions:
-        held = actor_at(enc, conditions["grabbing"])
+    if "grabbing" in a.conditions:
+        held = actor_at(enc, a.conditions["grabbing"])
         h = enc.state.actors[held]
         # edition 5: only a hold that still is one (another's grab, then an escape from it, leaves this one
         # holding nobody: ZC-BRAWL-1's bite would be lost round after round)
@@ -389,7 +387,7 @@ def zombie(enc: Encounter, actor: str) -> Plan:
         if alive(h) and distance(here, pos(h)) <= 1 and still:
             return Plan(kind="bite", targets=[held])
     # the nearest living foe, those still able to act first (then by id): the crowd index knows the able ones
-    actors = enc.state.actors
+    actors, x, y = enc.state.actors, a.x, a.y
     crowd = enc.crowd
     spreads = enc.rules.edition >= SPREAD_EDITION  # rules(enc)
     others = crowd.other_sides(a.side)
@@ -397,35 +395,31 @@ def zombie(enc: Encounter, actor: str) -> Plan:
     near = crowd.all_near(x, y, others) if spreads else None
     if near is not None:
         first = _first_reached_unheld(enc, a, near)
-        if first is None and _first_reached(enc, a, near) is not None:
+        found = None if first is None else (first[0], [first[1]])
+        if found is None and _first_reached(enc, a, near) is not None:
             return Plan(kind="hold")  # every foe it can reach is in another's hold: a second grab would free it
     else:
         accept = _reached_unheld(enc, a) if spreads else _reached(enc, a)
         found = crowd.nearest(x, y, others, accept=accept)
         if found is None and spreads and crowd.nearest(x, y, others, accept=_reached(enc, a)):
             return Plan(kind="hold")  # every foe it can reach is in another's hold: a second grab would free it
-        first = None if found is None else (found[0], found[1][0])
-    if first is not None:
-        d, tid = first
-        target = actors[tid]
+    if found is not None:
+        d, ids = found
+        target = actors[ids[0]]
         if d <= 1:
             return Plan(kind="manoeuvre", manoeuvre="grab", targets=[target.id])
         metres = enc.actor_specs[actor].move  # min(sheet(enc, actor).move, 10)
         if metres > 10:
             metres = 10
-        gx, gy = goal = (target.x, target.y)
+        goal = (target.x, target.y)
         # walk(): the battlefield's path around the walls, never onto a cell another stands on (occupied())
         path = enc.battlefield.path_toward(here, goal, metres, stop=1, blocked=crowd.blocked_for(actor))
         if (
             spreads
             and len(path) < metres
+            and distance(path[-1] if path else here, goal) > 1
             and (near is None or near[0][0] <= SPREAD_WALK + 1)  # (sorted: none nearer than the first, none to go to)
         ):
-            ex, ey = path[-1] if path else here
-            stopped_short = abs(ex - gx) > 1 or abs(ey - gy) > 1  # distance(path[-1] if path else here, goal) > 1
-        else:
-            stopped_short = False
-        if stopped_short:
             # the way to the nearest is blocked short of it: round to a free side of a survivor
             spread = _to_a_free_side(enc, a, metres, near)
             if spread is not None:
