@@ -271,13 +271,22 @@ _AT_STEPS = """
 """
 
 
-def test_a_forty_zombie_fight_shows_each_rounds_positions_with_no_labels_meeting(page: Any, tmp_path: Path) -> None:
-    """44 actors, 7,000 events: the page built from the per-actor views shows the projection (issue 17's scale)."""
-    log = tmp_path / "forty.jsonl"
+@pytest.fixture(scope="module")
+def forty(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[E.Entry]]:
+    """The 40-zombie fight (tests/data/zc_horde.toml, seed 1: 44 actors, 7,000 events): its page and its entries."""
+    tmp = tmp_path_factory.mktemp("forty")
+    log = tmp / "forty.jsonl"
     run_scenario(ROOT / "tests" / "data" / "zc_horde.toml", seed="1", log_path=log)
-    entries = read_log(log).entries
-    html = tmp_path / "forty.html"
+    html = tmp / "forty.html"
     render_html(log, html)
+    return html, read_log(log).entries
+
+
+def test_a_forty_zombie_fight_shows_each_rounds_positions_with_no_labels_meeting(
+    page: Any, forty: tuple[Path, list[E.Entry]]
+) -> None:
+    """44 actors, 7,000 events: the page built from the per-actor views shows the projection (issue 17's scale)."""
+    html, entries = forty
     page.goto(html.as_uri())
     page.wait_for_selector("body[data-ready='1']")
     page.add_style_tag(content="* { transition: none !important; animation: none !important; }")
@@ -309,17 +318,13 @@ _STEP_WRITES = """
 """
 
 
-def test_a_step_rewrites_only_the_tokens_and_sheets_it_changes(page: Any, tmp_path: Path) -> None:
+def test_a_step_rewrites_only_the_tokens_and_sheets_it_changes(page: Any, forty: tuple[Path, list[E.Entry]]) -> None:
     """A metre of one zombie's walk touches its token and sheet and the highlights, not the 44 actors' (issue 17).
 
     Every token, label and sheet rewritten at each step made the browser restyle the thousand-zombie page:
     seconds a step. The check counts the DOM writes of a step, not its time.
     """
-    log = tmp_path / "forty.jsonl"
-    run_scenario(ROOT / "tests" / "data" / "zc_horde.toml", seed="1", log_path=log)
-    entries = read_log(log).entries
-    html = tmp_path / "forty.html"
-    render_html(log, html)
+    html, entries = forty
     page.goto(html.as_uri())
     page.wait_for_selector("body[data-ready='1']")
     moves = [i for i, e in enumerate(entries) if isinstance(e.ev, E.Moved) and isinstance(entries[i - 1].ev, E.Moved)]
