@@ -1022,9 +1022,10 @@ def d100_open_map(actors: int) -> str:
 
 
 def actor_round_us(
-    actors: int, tmp: Path, repeat: int = 1, system: str = "point_zero", edition: int | None = SCALE_EDITION
+    actors: int, tmp: Path, system: str = "point_zero", edition: int | None = SCALE_EDITION
 ) -> dict[str, float]:
-    """CPU µs of one actor-round on :func:`open_map` (JSONL log, seed 1; best of ``repeat``).
+    """CPU µs of one actor-round on :func:`open_map` (JSONL log, seed 1; one run: :func:`actor_round_pair` takes
+    the best of several, in turn with another count).
 
     ``edition``: Point Zéro's rules edition (d100 plays its default). The scenario work bound
     (``check_work``, docs/scenario-limits.md) is left aside: it refuses 3,200 and 10,000 actors for
@@ -1034,19 +1035,15 @@ def actor_round_us(
     text = open_map(actors, edition) if system == "point_zero" else d100_open_map(actors)
     path.write_text(text, encoding="utf-8")
     loaded = _load_scenario(path, work_bound=False)
-    best = math.inf
-    result = None
-    for _ in range(repeat):
-        start = time.process_time()
-        result = run_scenario(loaded, seed="1", log_path=tmp / f"open-{actors}.jsonl")
-        best = min(best, time.process_time() - start)
-    assert result is not None
+    start = time.process_time()
+    result = run_scenario(loaded, seed="1", log_path=tmp / f"open-{actors}.jsonl")
+    cpu_s = time.process_time() - start
     return {
         "actors": actors,
         "rounds": result.rounds,
         "events": result.events,
-        "cpu_s": best,
-        "us_per_actor_round": 1e6 * best / (actors * max(result.rounds, 1)),
+        "cpu_s": cpu_s,
+        "us_per_actor_round": 1e6 * cpu_s / (actors * max(result.rounds, 1)),
     }
 
 
@@ -1088,8 +1085,7 @@ def bench_scale(tmp: Path, quick: bool, say: Callable[[str], None]) -> dict[str,
     )
     out["d100"] = {"small": d_low, "large": d_high, "ratio": d_ratio}
     ai_small, ai_large = (50, 200) if quick else (small, large)  # about 5 ms an actor-round
-    ai_low = actor_round_us(ai_small, tmp, edition=None)
-    ai_high = actor_round_us(ai_large, tmp, edition=None)
+    ai_low, ai_high = actor_round_pair(ai_small, ai_large, tmp, rounds=1, edition=None)
     ai_ratio = ai_high["us_per_actor_round"] / ai_low["us_per_actor_round"]
     say(
         f"competent AI actor-round at {ai_small} / {ai_large}: {ai_low['us_per_actor_round']:.0f} / "

@@ -451,16 +451,16 @@ def candidates(enc: Encounter, actor: str) -> list[ActorState]:
     def sees(fid: str) -> bool:
         return not field.opaque or field.sees(here, R.pos(actors[fid]))
 
-    if near is not None and not field.opaque:  # an open map: every foe in sight, the nearest of the few
-        chosen = [fid for _, fid in near[:NEAREST]]
-    elif field.opaque:
+    if field.opaque:
         looked = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT) if near is None else [f for _, f in near[:LOOKED_AT]]
-        chosen = []
+        chosen: list[str] = []
         for fid in looked:
             if sees(fid):
                 chosen.append(fid)
                 if len(chosen) == NEAREST:
                     break
+    elif near is not None:  # an open map: every foe in sight, the nearest of the few
+        chosen = [fid for _, fid in near[:NEAREST]]
     else:  # an open map: every foe in sight
         chosen = crowd.nearest_few(me.x, me.y, sides, LOOKED_AT)[:NEAREST]
     if near is None:
