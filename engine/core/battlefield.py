@@ -523,13 +523,20 @@ class Battlefield:
         gx, gy = goal
         out: list[Cell] = []
         if self.open:
+            width, height = self.width, self.height
             for _ in range(metres):
                 d = max(x - gx, gx - x, y - gy, gy - y)
                 if d <= stop:
                     break
                 for step in step_order(x, y, gx, gy)[:7]:
                     cx, cy = step
-                    if (cx != x or cy != y) and step not in blocked and max(cx - gx, gx - cx, cy - gy, gy - cy) < d:
+                    if (
+                        (cx != x or cy != y)
+                        and 0 <= cx < width  # on the map: round another by the edge, never over it
+                        and 0 <= cy < height
+                        and step not in blocked
+                        and max(cx - gx, gx - cx, cy - gy, gy - cy) < d
+                    ):
                         break
                 else:
                     break

@@ -642,3 +642,14 @@ def test_all_near_lists_the_able_while_they_are_few() -> None:
             every = sorted((max(abs(a.x - 1), abs(a.y - 2)), a.id) for a in state.actors.values())
             assert listed == (every if i < 5 else None), (sides, i)
         assert crowd.all_near(1, 2, ["c"]) == []  # nobody of that side
+
+
+def test_an_open_map_walk_never_steps_off_the_map() -> None:
+    """Found by test_paths_are_the_plain_walk (Hypothesis, from a clean clone): on a map with no wall, a walk along
+    the top edge whose way is stood in stepped to (4, -1), off the map, where the plain search stops short."""
+    m = MapSpec(width=6, height=2)
+    field = Battlefield(m)
+    blocked = frozenset({(4, 0), (4, 1)})
+    path = field.path_toward((0, 0), (5, 0), 4, stop=0, blocked=blocked)
+    assert all(field.walkable(cell) for cell in path), path
+    assert path == _path_toward_plainly(field, (0, 0), (5, 0), 4, 0, blocked)
