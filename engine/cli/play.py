@@ -25,6 +25,7 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", help="dice seed for derived dice (default: the scenario's, else random)")
     p.add_argument("--log", help="where to write the log (default: logs/<scenario>-seed<seed>.jsonl)")
     p.add_argument("--player-seed", action="append", default=[], metavar="TEXT", help="a player's seed (docs/dice.md)")
+    p.add_argument("--force", action="store_true", help="replace the log if it exists (never an input)")
     narration.add_flags(p)
     p.set_defaults(handler=cmd_play)
 
@@ -46,6 +47,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         player_seeds=args.player_seed,
         listeners=[printer],
         humans=args.human,
+        force=args.force,
     )
     printer.finish()
     nar = printer.narrator

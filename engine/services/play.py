@@ -34,6 +34,7 @@ from fracas.core.decide import HUMAN, ROLL_CHOICE, Choice, attach_chooser
 from fracas.core.dice import DiceSource, EnteredDice
 from fracas.core.encounter import Encounter, Listener, RunResult
 from fracas.core.errors import FracasError
+from fracas.core.files import check_output
 from fracas.core.scenario import LoadedScenario, load_scenario
 from fracas.core.system import get_system
 from fracas.services.narrate import Narrator
@@ -434,11 +435,14 @@ def play_scenario(
     player_seeds: Sequence[str] = (),
     listeners: Sequence[Listener] = (),
     humans: Sequence[str] = (),
+    force: bool = False,
 ) -> RunResult:
     """Run a fight with humans deciding (and, with ``dice="entered"``, rolling) at the terminal.
 
     ``humans``: actor ids played by a human for this fight (``--human ID``), on top of the
     scenario's ``policy = "human"`` actors; without any, the fight would ask nobody: refused.
+    The log is checked before anyone is asked anything: an existing file is replaced only with
+    ``force`` (the log of an earlier evening at the table is not lost to a second one).
     """
     if dice not in ("derived", "entered"):
         raise FracasError(f"--dice: expected derived or entered, got {dice!r}")
@@ -451,6 +455,7 @@ def play_scenario(
         listing = ", ".join(f"{a.id} ({a.name})" for a in loaded.spec.actors)
         raise FracasError(f"{loaded.path}: no actor is played by a human: pick one with --human ID (actors: {listing})")
     seed_text = resolve_seed(seed, loaded)
+    log_path = check_output(log_path or default_log_path(loaded, seed_text), force=force, inputs=[loaded.path])
     prompter = Prompter(inp, out)
     narrator = Narrator()
     for a in loaded.spec.actors:
@@ -462,7 +467,7 @@ def play_scenario(
         loaded,
         seed=seed_text,
         dice=source,
-        log_path=log_path if log_path is not None else default_log_path(loaded, seed_text),
+        log_path=log_path,
         player_seeds=player_seeds,
         listeners=[table, *listeners],
     )

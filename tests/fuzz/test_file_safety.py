@@ -8,6 +8,7 @@ file at once (a FIFO or ``/dev/zero`` would block or never end).
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from fuzz_harness import error_lines, fracas
 MIRA = SCENARIOS / "point_zero" / "mira_vs_guard.toml"
 MIRA_LOG = SCENARIOS / "point_zero" / "mira_vs_guard.expected.jsonl"
 PRECIOUS = b"precious bytes that must survive\n"
+ANSWERS = "1\n" * 400  # Mira's choices at `fracas play`: always the first, to the fight's end
 
 
 def refused(argv: list[str], *words: str) -> str:
@@ -44,14 +46,18 @@ def writers(tmp_path: Path, log: Path, target: Path) -> dict[str, list[str]]:
     """Every command that writes a file, aimed at ``target``."""
     return {
         "run": ["run", str(MIRA), "--quiet", "--log", str(target)],
+        "play": ["play", str(MIRA), "--human", "mira", "--summary", "--log", str(target)],  # answers: ANSWERS
         "fork": ["replay", str(log), "--fork-at", "5", "--seed", "2", "--log", str(target)],
         "render": ["render", str(log), "-o", str(target)],
         "batch-out": ["batch", str(MIRA), "-n", "2", "--workers", "1", "--no-progress", "--out", str(target)],
     }
 
 
-@pytest.mark.parametrize("command", ["run", "fork", "render", "batch-out"])
-def test_an_existing_file_is_never_replaced_without_force(command: str, tmp_path: Path, log: Path) -> None:
+@pytest.mark.parametrize("command", ["run", "play", "fork", "render", "batch-out"])
+def test_an_existing_file_is_never_replaced_without_force(
+    command: str, tmp_path: Path, log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(ANSWERS))
     target = tmp_path / ("victim.csv" if command == "batch-out" else "victim.out")
     target.write_bytes(PRECIOUS)
     argv = writers(tmp_path, log, target)[command]
@@ -62,7 +68,7 @@ def test_an_existing_file_is_never_replaced_without_force(command: str, tmp_path
     assert target.read_bytes() != PRECIOUS
 
 
-@pytest.mark.parametrize("command", ["run", "fork", "render", "batch-out"])
+@pytest.mark.parametrize("command", ["run", "play", "fork", "render", "batch-out"])
 def test_a_symbolic_link_is_never_written_through(command: str, tmp_path: Path, log: Path) -> None:
     victim = tmp_path / "victim.txt"
     victim.write_bytes(PRECIOUS)
@@ -74,7 +80,7 @@ def test_a_symbolic_link_is_never_written_through(command: str, tmp_path: Path, 
         assert link.is_symlink()
 
 
-@pytest.mark.parametrize("command", ["run", "fork", "render"])
+@pytest.mark.parametrize("command", ["run", "play", "fork", "render"])
 def test_a_folder_is_never_an_output(command: str, tmp_path: Path, log: Path) -> None:
     folder = tmp_path / "folder"
     folder.mkdir()
@@ -83,7 +89,7 @@ def test_a_folder_is_never_an_output(command: str, tmp_path: Path, log: Path) ->
     assert (folder / "inside").read_bytes() == PRECIOUS
 
 
-@pytest.mark.parametrize("command", ["run", "fork", "render"])
+@pytest.mark.parametrize("command", ["run", "play", "fork", "render"])
 def test_a_fifo_or_a_device_is_never_an_output(command: str, tmp_path: Path, log: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
