@@ -223,7 +223,13 @@ def plan_odds(enc: Encounter, actor: str, plan: Plan) -> float | None:
         extra -= r.partial_defence_dice
     code = R.trait(enc, actor, skill)
     pool = DCode(code.dice + extra, code.pips)
-    return float(pool_odds(pool, fixed, plus, minus, bonus=bonus, floor=r.min_difficulty))
+    return _pool_chance(pool.dice, pool.pips, fixed, plus, minus, bonus, r.min_difficulty)
+
+
+@lru_cache(maxsize=4096)
+def _pool_chance(dice: int, pips: int, fixed: int, plus: int, minus: int, bonus: int, floor: int) -> float:
+    """:func:`pool_odds` as a float, kept: a crowd's prompt asks the same odds of many foes alike."""
+    return float(pool_odds(DCode(dice, pips), fixed, plus, minus, bonus=bonus, floor=floor))
 
 
 def human(enc: Encounter, actor: str) -> Plan:
