@@ -367,7 +367,9 @@ class TerminalChooser:
             if more and answer.lower() == ALL:
                 return None
             also = f", or {ALL}" if more else ""
-            out.write(f"  not a choice number: {answer!r}; type a number from 1 to {n}{also}\n")
+            # Enter alone takes nothing: no action at the table is chosen for the player by a slip of the finger
+            said = "nothing typed" if not answer else f"not a choice number: {answer!r}"
+            out.write(f"  {said}; type a number from 1 to {n}{also}\n")
 
 
 def parse_faces(text: str, n: int, sides: int) -> list[int] | str:

@@ -86,6 +86,18 @@ def test_a_human_decides_with_derived_dice_and_the_log_verifies(human_mira: Path
     assert report.ok, report.problem
 
 
+def test_enter_alone_at_a_prompt_chooses_nothing_and_asks_again(human_mira: Path, tmp_path: Path) -> None:
+    """A slip of the finger takes no action for the player: the prompt says so and asks again."""
+    answers = io.StringIO("\n" + "1\n" * 200)
+    out = io.StringIO()
+    play_scenario(human_mira, inp=answers, out=out, seed="3", log_path=tmp_path / "enter.jsonl")
+    shown = out.getvalue()
+    first = shown.index("Mira's choice [1-")
+    assert re.match(r"Mira's choice \[1-(\d+)\]:   nothing typed; type a number from 1 to \1\n", shown[first:])
+    declared = [e.ev for e in read_log(tmp_path / "enter.jsonl").entries if isinstance(e.ev, E.ActionDeclared)]
+    assert declared[[d.actor for d in declared].index("mira")].policy == "human"
+
+
 def test_entered_dice_are_asked_again_on_a_typo_recorded_as_entered_and_verify(
     human_mira: Path, tmp_path: Path
 ) -> None:
