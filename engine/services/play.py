@@ -362,7 +362,7 @@ class TerminalChooser:
         out = self.p.out
         while True:
             answer = self.p.ask(f"{name}'s choice [1-{n}{', ' + ALL if more else ''}]: ", f"{name}'s action")
-            if answer.isdigit() and 1 <= int(answer) <= n:
+            if answer.isdecimal() and 1 <= int(answer) <= n:
                 return int(answer) - 1
             if more and answer.lower() == ALL:
                 return None
@@ -375,13 +375,13 @@ class TerminalChooser:
 def parse_faces(text: str, n: int, sides: int) -> list[int] | str:
     """The faces typed (``346``, ``3 4 6`` or ``3,4,6``), or why they are not ``n`` faces of a d``sides``."""
     tokens = [t for t in _SPLIT.split(text) if t]
-    if len(tokens) == 1 and n > 1 and sides <= 9 and tokens[0].isdigit() and len(tokens[0]) == n:
+    if len(tokens) == 1 and n > 1 and sides <= 9 and tokens[0].isdecimal() and len(tokens[0]) == n:
         tokens = list(tokens[0])  # one digit a die: 346
     if len(tokens) != n:
         return f"expected {n} face{'s' if n != 1 else ''}, got {len(tokens)}"
     faces = []
     for t in tokens:
-        if not t.isdigit():
+        if not t.isdecimal():
             return f"{t!r} is not a number"
         face = int(t)
         if not 1 <= face <= sides:

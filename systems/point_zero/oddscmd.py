@@ -22,7 +22,7 @@ _NOTATION = re.compile(r"(?P<dice>\d+)d(?P<sides>\d+)(?:k(?P<keep>\d+))?", re.IG
 
 def parse_roll(text: str, keep: int | None) -> tuple[int, int]:
     """(dice rolled, dice kept) from ``5d6k3`` or ``5`` with ``--keep 3``; ValueError for anything else."""
-    if text.isdigit():
+    if text.isdecimal():
         if keep is None:
             raise ValueError(f"{text!r}: say how many dice are kept: write {text}d6kN (or {text} --keep N)")
         dice = int(text)

@@ -30,6 +30,10 @@ DUEL = SCENARIOS / "zcorps" / "duel.toml"
         (["batch", str(DUEL), "-n", "3", "--plot", "p.txt", "--no-progress"], "--plot"),
         (["batch", str(DUEL), "-n", "3", "--keep-logs", str(MIRA), "--no-progress"], "--keep-logs"),
         (["batch", str(DUEL), "-n", "3", "--out", "rows.txt", "--no-progress"], "--out"),
+        # "²" and "①" are digits to str.isdigit() and not to int(): each crashed with a traceback
+        (["batch", str(DUEL), "-n", "3", "--sweep", "actors.².x=1,2", "--no-progress"], "no element with id `²`"),
+        (["odds", "point_zero", "²", "--keep", "2"], "'²' is not a Point Zéro roll"),
+        (["odds", "point_zero", "①d6k2"], "①"),
     ],
 )
 def test_a_bad_argument_is_refused_in_one_line_before_any_work(argv: list[str], word: str) -> None:

@@ -11,8 +11,10 @@ import pytest
 from fracas.core import events as E
 from fracas.core.errors import FracasError
 from fracas.core.log import read_log
-from fracas.services.play import parse_faces, play_scenario
+from fracas.services.play import Prompter, TerminalChooser, parse_faces, play_scenario
 from fracas.services.verify import verify_log
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRA = ROOT / "scenarios" / "point_zero" / "mira_vs_guard.toml"
@@ -146,6 +148,35 @@ def test_a_changed_human_decision_is_caught_by_the_rules(human_mira: Path, tmp_p
 )
 def test_parse_faces_checks_count_and_range(text: str, want: list[int] | str) -> None:
     assert parse_faces(text, 3, 6) == want
+
+
+#: What a person may type: any text, with the characters that are digits to str.isdigit() but not to int() ("²",
+#: "①") and the digits of other scripts ("٣", "３") that int() reads, which crashed the prompts with a traceback.
+TYPED = st.text(alphabet=st.sampled_from("0123456789 ,²³①٣３x-+.\t") | st.characters(), max_size=12)
+
+
+@given(text=TYPED, n=st.integers(1, 5), sides=st.sampled_from([6, 10, 100]))
+@example(text="²", n=1, sides=6)
+@example(text="²³", n=2, sides=6)
+@example(text="٣ ３", n=2, sides=6)
+@settings(max_examples=300, deadline=None)
+def test_any_typed_faces_are_faces_or_a_reason(text: str, n: int, sides: int) -> None:
+    parsed = parse_faces(text, n, sides)
+    if isinstance(parsed, list):
+        assert len(parsed) == n and all(1 <= face <= sides for face in parsed)
+    else:
+        assert parsed  # a reason the person reads before typing again
+
+
+@given(typed=st.lists(TYPED, min_size=1, max_size=4), n=st.integers(1, 9))
+@example(typed=["²"], n=3)
+@example(typed=["", "①", "٣"], n=3)
+@settings(max_examples=300, deadline=None)
+def test_any_typed_answer_to_a_choice_is_a_choice_or_asked_again(typed: list[str], n: int) -> None:
+    lines = [t.replace("\n", " ").replace("\r", " ") for t in typed]
+    chooser = TerminalChooser(Prompter(io.StringIO("".join(f"{t}\n" for t in lines) + "1\n"), io.StringIO()))
+    picked = chooser._answer("Mira", n)
+    assert picked is not None and 0 <= picked < n
 
 
 def test_input_ending_mid_fight_is_a_one_line_error(human_mira: Path, tmp_path: Path) -> None:

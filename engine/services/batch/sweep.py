@@ -68,7 +68,7 @@ def resolve_path(
             jpath = f"{jpath}.{part}"
         elif isinstance(node, list):
             idx = next((k for k, x in enumerate(node) if isinstance(x, dict) and str(x.get("id")) == part), None)
-            if idx is None and part.isdigit() and int(part) < len(node):
+            if idx is None and part.isdecimal() and int(part) < len(node):
                 idx = int(part)
             if idx is None:
                 raise FracasError(f"--sweep {dotted}: no element with id `{part}` at {jpath} ({_describe(node)})")
@@ -105,7 +105,7 @@ def parse_sweep(text: str) -> tuple[str, list[int | float]]:
                     )
                 out.extend(range(first, last + 1))
             else:
-                out.append(int(item) if item.lstrip("+-").isdigit() else float(item))
+                out.append(int(item) if item.lstrip("+-").isdecimal() else float(item))
         except ValueError:
             raise FracasError(
                 f"--sweep {path}: {item!r} is not a number (expected numbers like 3,4,5 or 3..7)"
