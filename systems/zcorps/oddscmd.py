@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from fracas.core.scenario import MAX_DICE
 from fracas.systems.zcorps.odds import MAX_CP, format_odds, odds, parse_code
 
 
@@ -31,6 +32,8 @@ class ZCorpsOdds:
     def compute(self, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         """Raises ValueError with a one-line reason on bad input."""
         code = parse_code(args.code)
+        if code.dice > MAX_DICE:  # the work grows with the dice: a sheet's bound (docs/scenario-limits.md)
+            raise ValueError(f"expected at most {MAX_DICE}D, as a sheet allows, got {args.code!r}")
         o = odds(
             code,
             0 if args.vs is None else args.vs,

@@ -34,6 +34,7 @@ DUEL = SCENARIOS / "zcorps" / "duel.toml"
         (["batch", str(DUEL), "-n", "3", "--sweep", "actors.².x=1,2", "--no-progress"], "no element with id `²`"),
         (["odds", "point_zero", "²", "--keep", "2"], "'²' is not a Point Zéro roll"),
         (["odds", "point_zero", "①d6k2"], "①"),
+        (["odds", "zcorps", "1000D"], "at most 60D"),  # worked on for minutes: no bound on the pool
     ],
 )
 def test_a_bad_argument_is_refused_in_one_line_before_any_work(argv: list[str], word: str) -> None:
