@@ -90,7 +90,6 @@ def _check(cond: bool, message: str) -> None:
 def cmd_batch(args: argparse.Namespace) -> int:
     # imported here: keeps `fracas --help` fast
     from fracas.core.bundled import resolve_scenario
-    from fracas.core.files import check_output
     from fracas.core.scenario import load_scenario
     from fracas.services import batch as B
     from fracas.services.batch import report as R
@@ -177,7 +176,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         kept = B.keep_logs(outcome, Path(args.keep_logs), args.keep_if, force=args.force)
         doc["kept_logs"] = [str(p) for p in kept]
     if args.plot:
-        R.plot(doc, check_output(args.plot, force=args.force, inputs=[scenario]), names, str(meta["name"]))
+        R.plot(doc, Path(args.plot), names, str(meta["name"]), force=args.force, inputs=[scenario])
     if args.json:
         print(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
@@ -185,13 +184,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if outcome.partial else EXIT_OK
 
 
-#: The formats --plot writes (by the file's suffix).
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
-
-
 def _check_outputs(args: argparse.Namespace, scenario: Any) -> None:
     """Every output is checked before any fight runs: names, kinds, and --force (fracas.core.files)."""
-    from fracas.core.files import check_output
+    from fracas.core.files import check_output, check_plot
 
     if args.out:
         _check(
@@ -201,11 +196,7 @@ def _check_outputs(args: argparse.Namespace, scenario: Any) -> None:
         check_output(args.out, force=args.force, inputs=[scenario])
         check_output(args.out + ".partial", force=True, inputs=[scenario])
     if args.plot:
-        _check(
-            Path(args.plot).suffix.lower() in PLOT_SUFFIXES,
-            f"--plot {args.plot}: expected a {', '.join(PLOT_SUFFIXES)} file name",
-        )
-        check_output(args.plot, force=args.force, inputs=[scenario])
+        check_plot(args.plot, force=args.force, inputs=[scenario])
     if args.keep_logs:
         folder = Path(args.keep_logs)
         _check(

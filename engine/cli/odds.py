@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import EXIT_OK, FracasError
+from fracas.core.files import check_plot, save_figure
 
 if TYPE_CHECKING:
     from fracas.core.system import OddsProvider
@@ -39,17 +40,20 @@ def cmd_odds(args: argparse.Namespace) -> int:
     sub = argparse.ArgumentParser(prog=f"fracas odds {args.system}", exit_on_error=False)
     provider.add_arguments(sub)
     sub.add_argument("--json", action="store_true", help="print one JSON object")
-    sub.add_argument("--plot", metavar="PNG", help="draw the distribution (extra: plot)")
+    sub.add_argument("--plot", metavar="PNG", help="draw the distribution, as .png, .svg or .pdf (extra: plot)")
+    sub.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
     try:
         parsed = sub.parse_args(args.rest)
     except argparse.ArgumentError as exc:
         raise FracasError(f"odds {args.system}: {exc}") from None
+    if parsed.plot:
+        check_plot(parsed.plot, force=parsed.force)  # before any work
     try:
         text, payload = provider.compute(parsed)
     except ValueError as exc:
         raise FracasError(f"odds {args.system}: {exc}") from None
     if parsed.plot:
-        plot_odds(payload, text.splitlines()[0], Path(parsed.plot))
+        plot_odds(payload, text.splitlines()[0], Path(parsed.plot), force=parsed.force)
     if parsed.json or args.json:
         print(json.dumps(payload, ensure_ascii=False))
     else:
@@ -59,8 +63,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def plot_odds(payload: dict[str, Any], title: str, path: Path) -> None:
-    """A bar chart of the distribution (totals, or d100 bands), successes highlighted."""
+def plot_odds(payload: dict[str, Any], title: str, path: Path, *, force: bool = False) -> None:
+    """A bar chart of the distribution (totals, or d100 bands), successes highlighted, written whole."""
     try:
         figure_module = importlib.import_module("matplotlib.figure")
     except ImportError:
@@ -98,7 +102,7 @@ def plot_odds(payload: dict[str, Any], title: str, path: Path) -> None:
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     try:
-        fig.savefig(path)
+        save_figure(fig, path, force=force)
     except OSError as exc:
         raise FracasError(f"--plot {path}: cannot write: {exc.strerror or exc}") from None
 

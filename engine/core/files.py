@@ -1,4 +1,4 @@
-"""Safe files: the one mechanism every reader and writer of fracas goes through (docs/files.md).
+"""Safe files: the one mechanism every reader and writer of fracas goes through (docs/scenario-limits.md).
 
 Inputs must be regular files (a FIFO would block, ``/dev/zero`` would never end).
 Outputs are only ever regular files: an existing one is replaced only with
@@ -12,18 +12,21 @@ following a link. Each refusal is a :class:`FracasError`: one line, exit 2.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from fracas.core.errors import FracasError
 
 #: The longest file name a default output gets from user text (a seed, a scenario's name).
 NAME_MAX = 64
+#: The picture formats a ``--plot`` writes, named by the file's suffix.
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def _kind(mode: int) -> str:
@@ -112,6 +115,23 @@ def write_atomic(path: Path | str, data: bytes, *, force: bool = False, inputs: 
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def check_plot(path: Path | str, *, force: bool = False, inputs: Iterable[Path | str] = ()) -> Path:
+    """A ``--plot`` output: named ``.png``, ``.svg`` or ``.pdf`` (its format), and checked as every output."""
+    if Path(path).suffix.lower() not in PLOT_SUFFIXES:
+        raise FracasError(f"--plot {path}: expected a {', '.join(PLOT_SUFFIXES)} file name")
+    return check_output(path, force=force, inputs=inputs)
+
+
+def save_figure(
+    figure: Any, path: Path | str, *, force: bool = False, inputs: Iterable[Path | str] = (), **options: Any
+) -> Path:
+    """A matplotlib figure written whole as ``path`` (:func:`write_atomic`), in the format its suffix names."""
+    check_plot(path, force=force, inputs=inputs)
+    picture = io.BytesIO()
+    figure.savefig(picture, format=Path(path).suffix.lower()[1:], **options)
+    return write_atomic(path, picture.getvalue(), force=force, inputs=inputs)
 
 
 def open_exclusive(path: Path | str, *, force: bool = False, inputs: Iterable[Path | str] = ()) -> IO[bytes]:

@@ -45,7 +45,7 @@ def test_win_bars_and_sweep_curves_draw_each_side_in_its_colour(
     (fig,) = _figures(
         monkeypatch,
         [
-            *("batch", str(DUEL), "-n", "20", "--seed", "1", "--workers", "1", "--plot", png),
+            *("batch", str(DUEL), "-n", "20", "--seed", "1", "--workers", "1", "--plot", png, "--force"),
             "--sweep",
             "actors.rook.skills.handguns=2,4",
         ],

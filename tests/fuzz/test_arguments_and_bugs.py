@@ -35,6 +35,7 @@ DUEL = SCENARIOS / "zcorps" / "duel.toml"
         (["odds", "point_zero", "²", "--keep", "2"], "'²' is not a Point Zéro roll"),
         (["odds", "point_zero", "①d6k2"], "①"),
         (["odds", "zcorps", "1000D"], "at most 60D"),  # worked on for minutes: no bound on the pool
+        (["odds", "zcorps", "4D", "--plot", "p.txt"], "--plot p.txt: expected a .png, .svg, .pdf"),  # was exit 70
     ],
 )
 def test_a_bad_argument_is_refused_in_one_line_before_any_work(argv: list[str], word: str) -> None:

@@ -50,15 +50,20 @@ def writers(tmp_path: Path, log: Path, target: Path) -> dict[str, list[str]]:
         "fork": ["replay", str(log), "--fork-at", "5", "--seed", "2", "--log", str(target)],
         "render": ["render", str(log), "-o", str(target)],
         "batch-out": ["batch", str(MIRA), "-n", "2", "--workers", "1", "--no-progress", "--out", str(target)],
+        "odds-plot": ["odds", "zcorps", "4D", "--plot", str(target)],
     }
 
 
-@pytest.mark.parametrize("command", ["run", "play", "fork", "render", "batch-out"])
+#: The name a command's output must have (a --out or --plot file is named by its format).
+SUFFIX = {"batch-out": ".csv", "odds-plot": ".png"}
+
+
+@pytest.mark.parametrize("command", ["run", "play", "fork", "render", "batch-out", "odds-plot"])
 def test_an_existing_file_is_never_replaced_without_force(
     command: str, tmp_path: Path, log: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(ANSWERS))
-    target = tmp_path / ("victim.csv" if command == "batch-out" else "victim.out")
+    target = tmp_path / f"victim{SUFFIX.get(command, '.out')}"
     target.write_bytes(PRECIOUS)
     argv = writers(tmp_path, log, target)[command]
     refused(argv, str(target), "--force")
@@ -68,11 +73,11 @@ def test_an_existing_file_is_never_replaced_without_force(
     assert target.read_bytes() != PRECIOUS
 
 
-@pytest.mark.parametrize("command", ["run", "play", "fork", "render", "batch-out"])
+@pytest.mark.parametrize("command", ["run", "play", "fork", "render", "batch-out", "odds-plot"])
 def test_a_symbolic_link_is_never_written_through(command: str, tmp_path: Path, log: Path) -> None:
     victim = tmp_path / "victim.txt"
     victim.write_bytes(PRECIOUS)
-    link = tmp_path / ("link.csv" if command == "batch-out" else "link.out")
+    link = tmp_path / f"link{SUFFIX.get(command, '.out')}"
     link.symlink_to(victim)
     for extra in ([], ["--force"]):
         refused([*writers(tmp_path, log, link)[command], *extra], str(link), "symbolic link")

@@ -9,13 +9,13 @@ from __future__ import annotations
 import csv
 import importlib
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from fracas.core import quality as Q
 from fracas.core.errors import FracasError
-from fracas.core.files import PartialFile
+from fracas.core.files import PartialFile, save_figure
 from fracas.services.batch.accumulate import Acc
 from fracas.services.batch.driver import BatchOutcome
 from fracas.services.batch.fight import FightRecord
@@ -360,8 +360,18 @@ class RowWriter:
 # ------------------------------------------------------------------- plot
 
 
-def plot(doc: dict[str, Any], path: Path, names: dict[str, str], title: str) -> None:
-    """Win rates with 95 % intervals, the rounds histogram, and for a sweep the win-rate curve."""
+def plot(
+    doc: dict[str, Any],
+    path: Path,
+    names: dict[str, str],
+    title: str,
+    *,
+    force: bool = False,
+    inputs: Iterable[Path | str] = (),
+) -> None:
+    """Win rates with 95 % intervals, the rounds histogram, and for a sweep the win-rate curve.
+
+    Written whole (:func:`fracas.core.files.save_figure`): an existing ``path`` is replaced only with ``force``."""
     try:
         Figure = importlib.import_module("matplotlib.figure").Figure
     except ImportError:
@@ -388,7 +398,7 @@ def plot(doc: dict[str, Any], path: Path, names: dict[str, str], title: str) -> 
     tail += f"root seed {doc['root_seed']})"
     fig.suptitle(title + tail, fontsize=12)
     try:
-        fig.savefig(str(path), dpi=120)
+        save_figure(fig, path, force=force, inputs=inputs, dpi=120)
     except OSError as exc:
         raise FracasError(f"--plot {path}: cannot write: {exc.strerror or exc}") from None
 
