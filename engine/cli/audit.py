@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from fracas.cli.terminal import json_text
 from fracas.core.errors import EXIT_OK, FracasError
 
 
@@ -29,7 +30,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     with damage_reported(log):
         audit = audit_log(log, seq=args.seq, roll=args.roll)
     if args.json:
-        sys.stdout.write(msgspec.json.encode(audit).decode() + "\n")
+        sys.stdout.write(json_text(msgspec.to_builtins(audit), separators=(",", ":")) + "\n")
     else:
         sys.stdout.write(audit.text() + "\n")
     return EXIT_OK

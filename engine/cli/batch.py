@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fracas.cli.terminal import json_text
 from fracas.core.errors import EXIT_OK, FracasError
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.plot:
         R.plot(doc, Path(args.plot), names, str(meta["name"]), force=args.force, inputs=[scenario])
     if args.json:
-        print(json.dumps(doc, ensure_ascii=False, indent=2))
+        print(json_text(doc, indent=2))
     else:
         _print_text(doc, outcome, names, args, kept)
     return EXIT_INTERRUPTED if outcome.partial else EXIT_OK

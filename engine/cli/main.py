@@ -32,6 +32,7 @@ from fracas.cli import play as cmd_play
 from fracas.cli import render as cmd_render
 from fracas.cli import scenarios as cmd_scenarios
 from fracas.cli import verify as cmd_verify
+from fracas.cli.terminal import json_text, tolerate_unencodable
 from fracas.core.errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_OK, FracasError
 from fracas.core.version import __version__
 
@@ -169,7 +170,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             "log": result.log,
             "state": state_to_builtins(result.state),
         }
-        _out(json.dumps(payload, ensure_ascii=False, sort_keys=False))
+        _out(json_text(payload, sort_keys=False))
         return EXIT_OK
     printer.finish()
     print_sheets(Path(result.log) if result.log else None, result.state, printer.aftermath_seq, every=args.all_sheets)
@@ -220,7 +221,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"replayed the {replayed.entries} entries before it"
         )
     if args.json:
-        _out(json.dumps({"state": state_to_builtins(replayed.state)}, ensure_ascii=False))
+        _out(json_text({"state": state_to_builtins(replayed.state)}))
         return EXIT_OK
     s = replayed.state
     head = replayed.header
@@ -270,7 +271,7 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
     systems = {name: describe_system(get_system(name)) for name in system_names()}
     if args.json:
-        _out(json.dumps(systems, ensure_ascii=False, indent=2))
+        _out(json_text(systems, indent=2))
         return EXIT_OK
     _out("common rule IDs (every system):")
     for rid, summary in COMMON_RULE_IDS.items():
@@ -357,6 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from fracas.core.diagnostics import configure  # after parsing: `--help` never loads structlog
 
     configure(json=args.log_json, verbose=args.verbose)
+    tolerate_unencodable()
     handler: Handler = args.handler
     try:
         return handler(args)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fracas.cli.terminal import json_text
 from fracas.core.errors import EXIT_OK, FracasError
 from fracas.core.files import check_plot, save_figure
 
@@ -55,7 +55,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if parsed.plot:
         plot_odds(payload, text.splitlines()[0], Path(parsed.plot), force=parsed.force)
     if parsed.json or args.json:
-        print(json.dumps(payload, ensure_ascii=False))
+        print(json_text(payload))
     else:
         print(text, file=sys.stdout)
         if parsed.plot:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from fracas.cli.terminal import json_text
 from fracas.core.errors import EXIT_OK
 
 
@@ -30,7 +30,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         )
     if args.json:
         payload = {"output": str(out), "entries": result.entries, "bytes": result.size, "verified": result.verified}
-        print(json.dumps(payload, ensure_ascii=False))
+        print(json_text(payload))
     else:
         print(f"{out}: {result.entries} events, {result.size / 1024:.0f} KiB, log {result.verified}")
     return EXIT_OK

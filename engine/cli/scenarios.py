@@ -7,10 +7,10 @@ Any of them runs by name from any folder (``fracas run mira_vs_guard``);
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from fracas.cli.terminal import json_text
 from fracas.core.errors import EXIT_OK
 
 
@@ -42,7 +42,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             }
             for b in found
         ]
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(doc, indent=2) + "\n")
         return EXIT_OK
     name_w = max((len(b.name) for b in found), default=0)
     system_w = max((len(b.system) for b in found), default=0)

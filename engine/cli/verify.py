@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from fracas.cli.terminal import json_text
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser("verify", help="prove a log untouched: structure, hash chain, header, dice, rules, state")
@@ -44,7 +46,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     with damage_reported(log):  # Unreadable is a FracasError: exit 2
         report = verify_log(log, commitment=args.commitment, parent=args.parent)
     if args.json:
-        sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
+        sys.stdout.write(json_text(msgspec.to_builtins(report), separators=(",", ":")) + "\n")
         return report.exit_code
     out = sys.stdout
     out.write(f"{report.log}: {report.events} events, {report.system}\n")
