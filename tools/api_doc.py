@@ -33,9 +33,20 @@ _ENTRY = re.compile(r"^### `(\w+)`", re.M)
 _EVENTS_ALIAS = re.compile(r"\bE\.")  # fracas.core modules import the events as ``E``
 
 
+def _aliases() -> dict[str, str]:
+    """The scenario's text types by their names: their bounds and pattern are said once, in the doc's prose."""
+    from fracas.core import scenario
+
+    # spelled as inside another annotation (Optional[...]), where typing leaves out its own module
+    return {inspect.formatannotation(getattr(scenario, n)).removeprefix("typing."): n for n in ("Name", "Text")}
+
+
 def _type_text(annotation: Any) -> str:
-    """An annotation as a reader writes it: no quotes, no module paths (``fracas.core.events.Entry`` -> ``Entry``)."""
+    """An annotation as a reader writes it: no quotes, no module paths (``fracas.core.events.Entry`` -> ``Entry``),
+    ``Name`` and ``Text`` for the scenario's text types."""
     text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+    for spelled, alias in _aliases().items():
+        text = text.replace(spelled, alias)
     return _MODULE_PATH.sub("", _EVENTS_ALIAS.sub("", text))
 
 

@@ -32,7 +32,7 @@ from fracas.cli import play as cmd_play
 from fracas.cli import render as cmd_render
 from fracas.cli import scenarios as cmd_scenarios
 from fracas.cli import verify as cmd_verify
-from fracas.cli.terminal import json_text, tolerate_unencodable
+from fracas.cli.terminal import json_text, shown, shown_output, tolerate_unencodable
 from fracas.core.errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_OK, FracasError
 from fracas.core.version import __version__
 
@@ -361,9 +361,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tolerate_unencodable()
     handler: Handler = args.handler
     try:
-        return handler(args)
+        with shown_output():  # a log's names and texts never drive the terminal (fracas.cli.terminal)
+            return handler(args)
     except FracasError as exc:
-        print(f"fracas: error: {exc}", file=sys.stderr)
+        print(f"fracas: error: {shown(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("fracas: interrupted", file=sys.stderr)

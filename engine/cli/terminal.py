@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import sys
-from typing import Any, TextIO
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO, cast
 
 
 def speaks_utf8(stream: TextIO) -> bool:
@@ -32,3 +35,55 @@ def tolerate_unencodable() -> None:
 def json_text(value: Any, **options: Any) -> str:
     """``value`` as JSON for standard output: as is in UTF-8, escaped to ASCII in any other encoding."""
     return json.dumps(value, ensure_ascii=not speaks_utf8(sys.stdout), **options)
+
+
+#: The styles fracas's own narration paints with (fracas.services.narrate): they pass, no other escape does.
+STYLES = ("0", "1", "2", "31", "32", "33", "1;31")
+#: Characters shown escaped: the controls (but tab and line break) and the bidirectional overrides; an
+#: escape sequence of one of :data:`STYLES` is kept whole (first alternative).
+_OWN_STYLE = "\x1b\\[(?:" + "|".join(re.escape(s) for s in STYLES) + ")m"
+_CONTROL = re.compile(_OWN_STYLE + "|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    text = match.group()
+    if len(text) > 1:
+        return text  # one of fracas's styles
+    code = ord(text)
+    if text == "\r":
+        return "\\r"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shown(text: str) -> str:
+    """``text`` with what would drive a terminal written out (``\\x1b``, ``\\r``, ``\\u202e``), fracas's colours kept.
+
+    A log read is someone else's: its names and texts could clear the screen, move the cursor up and
+    rewrite "PROBLEM" as "intact", or hide a line. Scenarios refuse such characters (fracas.core.scenario:
+    CONTROLS); a forged log's texts are shown escaped here, on their way to the screen."""
+    return _CONTROL.sub(_escaped, text) if _CONTROL.search(text) else text
+
+
+class ShownStream:
+    """A text stream whose every write goes through :func:`shown` (the rest is the stream's own)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(shown(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def shown_output() -> Iterator[None]:
+    """Standard output goes through :func:`shown` while a command runs."""
+    before = sys.stdout
+    sys.stdout = cast(TextIO, ShownStream(before))
+    try:
+        yield
+    finally:
+        sys.stdout = before

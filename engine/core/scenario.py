@@ -59,8 +59,12 @@ MAX_TEXT = 10_000
 #: Entries of a short list or table (sides, weapons, skills, cover zones, script steps ...).
 MAX_ITEMS = 1000
 
-Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME)]
-Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
+#: What no name or text may hold: control characters (a terminal obeys them: clear the screen, move the
+#: cursor, rewrite a line) and the bidirectional overrides that reorder what is shown. A text may hold
+#: tabs and line breaks; a name not.
+CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME, pattern=rf"^[^{CONTROLS}\t\n]*\Z")]
+Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT, pattern=rf"^[^{CONTROLS}]*\Z")]
 Coordinate = Annotated[int, msgspec.Meta(ge=0, le=MAX_MAP)]
 Point = Annotated[list[Coordinate], msgspec.Meta(min_length=2, max_length=2)]
 Extent = Annotated[int, msgspec.Meta(ge=1, le=MAX_MAP)]
@@ -333,6 +337,7 @@ def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
 _MSGSPEC_AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.S)
 _UNKNOWN = re.compile(r"Object contains unknown field `([^`]+)`")
 _MISSING = re.compile(r"Object missing required field `([^`]+)`")
+_CONTROL = re.compile(rf"[{CONTROLS}\t\n]")
 _BOUND = re.compile(r"Expected `(?P<type>\w+)`(?: of length)? (?P<op>[<>]=?) (?P<limit>-?\d+)")
 _PART = re.compile(r"\.([^.\[\]]+)|\[(\d+|\.\.\.)\]")
 
@@ -364,7 +369,12 @@ def _shown(value: Any) -> str:
 
 
 def explain(raw: Any, jpath: str, msg: str) -> tuple[str, str]:
-    """Name the dict key of a ``[...]`` path and say what was found for a bound."""
+    """Name the dict key of a ``[...]`` path and say what was found for a bound or a control character."""
+    if msg.startswith("Expected `str` matching regex"):  # Name's or Text's pattern: the only ones there are
+        found, value = _lookup(raw, jpath)
+        bad = next((c for c in value if _CONTROL.match(c)), None) if found and isinstance(value, str) else None
+        what = f"U+{ord(bad):04X}" if bad is not None else "one"
+        return jpath, f"expected text without a control character (a terminal would obey it), found {what}"
     bound = _BOUND.match(msg)
     if jpath.endswith("[...]"):
         found, table = _lookup(raw, jpath[:-5])

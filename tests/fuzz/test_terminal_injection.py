@@ -1,0 +1,119 @@
+"""A log or a scenario from someone else cannot drive the terminal of whoever reads it.
+
+A disputed fight's log comes from the other party. Its names and texts reach the screen of
+``replay``, ``audit`` and ``verify``; an ESC sequence there could clear the screen, move the
+cursor up and rewrite "PROBLEM" as "intact", or hide a line, and a bidirectional override
+could show a name reversed. A scenario refuses such characters at validation (its $.path
+named); a forged log's texts, which no validation sees, are shown escaped (``\\x1b``), and
+fracas's own colours still work.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import msgspec
+import pytest
+from conftest import SCENARIOS
+from fracas.cli.terminal import STYLES, shown
+from fracas.core import events as E
+from fracas.core.log import GENESIS, encode_entry, read_log
+from fuzz_harness import error_lines, fracas
+
+MIRA = SCENARIOS / "point_zero" / "mira_vs_guard.toml"
+MIRA_LOG = SCENARIOS / "point_zero" / "mira_vs_guard.expected.jsonl"
+#: Clear the screen, go up a line and erase it, then claim a verdict; and a right-to-left override.
+SPOOF = "\x1b[2J\x1b[1A\x1b[2K\rintact: every check passed\u202e"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ('name = "Mira"', 'name = "Mira\\u001b[2J"', "$.sides[0].name"),
+        ('id = "mira"', 'id = "mi\\rra"', "$.sides[0].id"),
+        ('name = "Security guards"', 'name = "Security \\u202eguards"', "$.sides[1].name"),
+        ('name = "crates"', 'name = "crates\\u0007"', "$.map.cover[0].name"),
+    ],
+)
+def test_a_scenario_with_a_control_character_is_refused_naming_where(
+    tmp_path: Path, old: str, new: str, where: str
+) -> None:
+    text = MIRA.read_text(encoding="utf-8")
+    assert old in text
+    scenario = tmp_path / "evil.toml"
+    scenario.write_text(text.replace(old, new, 1), encoding="utf-8")
+    ended = fracas(["validate", str(scenario)])
+    assert ended.rc == 2, ended.describe()
+    (line,) = error_lines(ended.err)
+    assert where in line and "control character" in line, line
+    assert "\x1b" not in ended.err and "\r" not in ended.err and "\u202e" not in ended.err
+
+
+def forged(tmp_path: Path) -> Path:
+    """Mira's log with the first declaration's text replaced by :data:`SPOOF`, re-chained as a forger would."""
+    entries = read_log(MIRA_LOG).entries
+    i = next(i for i, e in enumerate(entries) if isinstance(e.ev, E.ActionDeclared))
+    entries[i] = msgspec.structs.replace(entries[i], ev=msgspec.structs.replace(entries[i].ev, text=SPOOF))
+    out, prev = [], GENESIS
+    for seq, e in enumerate(entries):
+        line, prev = encode_entry(seq, e.round, e.count, e.sec, e.ev, prev)
+        out.append(line)
+    path = tmp_path / "forged.jsonl"
+    path.write_bytes(b"\n".join(out) + b"\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "{log}", "--narrate"],
+        ["replay", "{log}", "--narrate", "--summary"],
+        ["verify", "{log}"],
+        ["audit", "{log}", "--roll", "1"],
+    ],
+)
+def test_a_forged_text_reaches_the_screen_escaped(tmp_path: Path, argv: list[str]) -> None:
+    log = forged(tmp_path)
+    ended = fracas([a.format(log=log) for a in argv])
+    assert isinstance(ended.rc, int), ended.describe()
+    for stream in (ended.out, ended.err):
+        assert "\x1b" not in stream and "\r" not in stream and "\u202e" not in stream, ended.describe()
+
+
+def test_the_forged_declaration_is_shown_with_its_escapes_visible(tmp_path: Path) -> None:
+    ended = fracas(["replay", str(forged(tmp_path)), "--narrate"])
+    assert ended.rc == 0, ended.describe()
+    assert "\\x1b[2J\\x1b[1A\\x1b[2K\\rintact: every check passed\\u202e" in ended.out
+
+
+def test_fracas_own_colours_pass_and_nothing_else_does() -> None:
+    painted = "\x1b[1;31mMira\x1b[0m falls, \x1b[33mwounded\x1b[0m"
+    assert shown(painted) == painted
+    assert shown("\x1b[8mhidden\x1b[0m") == "\\x1b[8mhidden\x1b[0m"  # conceal is not one of fracas's styles
+    assert shown("tab\tand\nnewline") == "tab\tand\nnewline"
+    assert shown("\x00\x7f\x9b\u2066") == "\\x00\\x7f\\x9b\\u2066"
+
+
+def test_the_colours_of_a_real_fight_reach_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stdout", screen)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    shutil.copyfile(MIRA_LOG, tmp_path / "m.jsonl")
+    from fracas.cli.main import main
+
+    assert main(["replay", str(tmp_path / "m.jsonl"), "--narrate"]) == 0
+    assert re.search(r"\x1b\[[0-9;]+m", screen.getvalue())
+    assert "\\x1b" not in screen.getvalue()
+
+
+def test_every_style_the_narration_paints_with_passes() -> None:
+    from fracas.services.narrate import _STYLE
+
+    assert set(_STYLE.values()) | {"0"} <= set(STYLES)
