@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any
 
 from fracas.cli.terminal import json_text
+from fracas.core.errors import FracasError
 
 
 def register(sub: Any) -> None:
@@ -42,9 +44,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from fracas.cli.guard import damage_reported, readable_log
     from fracas.services.verify import verify_log
 
+    commitment = args.commitment
+    if commitment is not None:
+        if re.fullmatch(r"[0-9a-fA-F]{64}", commitment) is None:  # a typo is the argument's fault, not the log's
+            raise FracasError(f"--commitment {commitment}: expected the 64 hexadecimal digits fracas commit printed")
+        commitment = commitment.lower()
     log = readable_log(args.log)
     with damage_reported(log):  # Unreadable is a FracasError: exit 2
-        report = verify_log(log, commitment=args.commitment, parent=args.parent)
+        report = verify_log(log, commitment=commitment, parent=args.parent)
     if args.json:
         sys.stdout.write(json_text(msgspec.to_builtins(report), separators=(",", ":")) + "\n")
         return report.exit_code

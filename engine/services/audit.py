@@ -168,8 +168,8 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
     head = entries[0].ev
     i = _find_seq(entries, path, seq, roll)
     narrator = Narrator()
-    for e in entries[: i + 1]:
-        if isinstance(e.ev, E.ActorEntered):
+    for e in entries[: i + 1]:  # what the clock's words and the names need: the sides, actors, aftermath
+        if isinstance(e.ev, E.EncounterStarted | E.ActorEntered | E.AftermathStarted):
             narrator.text(e.ev)
     name = narrator.name
     target_entry = entries[i]
@@ -177,8 +177,7 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
     lines: list[str] = []
     at = entries[ti if ti is not None else (di if di is not None else i)]
     lines.append(
-        f"{head.scenario_name} ({head.system}), round {at.round}, initiative count {at.count}, "
-        f"{at.sec:g} s into the fight"
+        f"{head.scenario_name} ({head.system}), {narrator.moment(at.round, at.count)}, {at.sec:g} s into the fight"
     )
     if ti is None and di is None:
         text = narrator.text(target_entry.ev, target_entry.sec) or type(target_entry.ev).__name__

@@ -292,14 +292,30 @@ class Narrator:
 
     def prefix(self, rnd: int, count: int) -> str:
         """``R1 start`` before anyone acts (entrances, initiative, Point Zéro's declarations),
-        ``R1 @11`` at initiative count 11, ``after`` in the aftermath."""
+        ``R1 @11`` at initiative count 11, ``R1 end`` at its count 0 (the last metres, what ends with the
+        round), ``after`` in the aftermath."""
         if rnd == 0:
             return " " * 8
-        if self.after or count == 0:
+        if self.after:
             return f"{'after':<8}"
+        if count == 0:
+            return f"{f'R{rnd} end':<8}"
         if self.round_ticks and count >= self.round_ticks:
             return f"{f'R{rnd} start':<8}"
         return f"{f'R{rnd} @{count}':<8}"
+
+    def moment(self, rnd: int, count: int) -> str:
+        """The clock of :meth:`prefix` in words: ``round 1, before anyone acts``, ``round 1, initiative count 11``,
+        ``round 1, as it ends``, ``in the aftermath``."""
+        if rnd == 0:
+            return "before the fight"
+        if self.after:
+            return "in the aftermath"
+        if count == 0:
+            return f"round {rnd}, as it ends"
+        if self.round_ticks and count >= self.round_ticks:
+            return f"round {rnd}, before anyone acts"
+        return f"round {rnd}, initiative count {count}"
 
     def line(self, rnd: int, count: int, sec: float, ev: E.Event) -> str | None:
         text = self.text(ev, sec)
@@ -443,7 +459,7 @@ class Narrator:
             return (
                 f"{head}\n"
                 f"dice {dice} (commitment {ev.dice.commitment[:16]}…); "
-                f"R1 start: before anyone acts, R1 @N: initiative count N, after: the aftermath"
+                f"R1 start: before anyone acts, R1 @N: initiative count N, R1 end: as the round ends, after: the aftermath"
             )
         if isinstance(ev, E.RoundStarted):
             return self._c("bold", f"--- Round {ev.round} ---")

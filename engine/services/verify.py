@@ -117,6 +117,10 @@ class StepResult(msgspec.Struct, kw_only=True, omit_defaults=True):
     problem: Problem | None = None
 
 
+#: The note for ``--parent`` given with a log that is no fork: the parent was not looked at.
+NOT_A_FORK = "not used: this log is not a fork (its header names no parent)"
+
+
 class Report(msgspec.Struct, kw_only=True):
     log: str
     ok: bool
@@ -667,11 +671,12 @@ def _expected_rules(system_name: str, overrides: bytes, edition: int | None) -> 
     return header_rules(effective_rules(system, raw)), older
 
 
-def _notes(head: E.EncounterStarted, commitment: str | None) -> list[str]:
-    """What the report says the log proves beyond intact, or lacks."""
+def _notes(head: E.EncounterStarted, commitment: str | None, parent: Path | None = None) -> list[str]:
+    """What the report says the log proves beyond intact, or lacks; and a ``parent`` given to no fork."""
+    unused = [] if parent is None or head.parent is not None else [f"--parent {parent}: {NOT_A_FORK}"]
     if head.format == 1:
-        return list(FORMAT_1_LACKS)
-    notes: list[str] = []
+        return [*FORMAT_1_LACKS, *unused]
+    notes: list[str] = unused
     if head.dice.secret:
         notes.append("seed: a 256-bit secret drawn by fracas commit, bound by the commitment before play")
     elif head.dice.source == "derived":
@@ -1269,7 +1274,9 @@ class _BatchWriter(LogWriter):
         super().close()
 
 
-def _reproduced(path: Path, data: bytes, started: float, commitment: str | None) -> Report | None:
+def _reproduced(
+    path: Path, data: bytes, started: float, commitment: str | None, parent: Path | None = None
+) -> Report | None:
     """All six steps at once: the header's fight, re-run, writes these very bytes.
 
     The header is authenticated first (:func:`check_header`). The scenario
@@ -1343,7 +1350,7 @@ def _reproduced(path: Path, data: bytes, started: float, commitment: str | None)
         problem=None,
         seconds=time.perf_counter() - started,
         faces=_faces(tally),
-        notes=_notes(head, commitment),
+        notes=_notes(head, commitment, parent),
     )
 
 
@@ -1397,7 +1404,7 @@ def _verify_log(
     path = Path(path)
     data = _read(path)
     if rules and reproduce:
-        report = _reproduced(path, data, started, commitment)
+        report = _reproduced(path, data, started, commitment, parent)
         if report is not None:
             return report
     try:
@@ -1471,7 +1478,7 @@ def _verify_log(
         problem=problem,
         seconds=time.perf_counter() - started,
         faces=_faces(tally) if problem is None and not missing else "",
-        notes=_notes(head, commitment if problem is None else None),
+        notes=_notes(head, commitment if problem is None else None, parent),
         unverified=missing if problem is None else "",
     )
 

@@ -87,3 +87,36 @@ def test_a_log_whose_header_line_is_damaged_exits_1_not_2(log: Path, capsys: pyt
     damaged.write_bytes(data.replace(b'"format":', b'"formbt":', 1))
     assert main(["verify", str(damaged)]) == 1
     assert "PROBLEM (structure): line 1, seq 0: the header does not decode" in capsys.readouterr().out
+
+
+def test_a_mistyped_commitment_is_the_argument_s_fault_not_the_log_s(
+    log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in --commitment exits 2 naming the argument; it used to read as the log's failure (exit 1)."""
+    for typo in ("zz", "abc", "g" * 64, "a" * 63):
+        assert main(["verify", str(log), "--commitment", typo]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert err == [f"fracas: error: --commitment {typo}: expected the 64 hexadecimal digits fracas commit printed"]
+
+
+def test_a_commitment_typed_in_capitals_is_the_same_commitment(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from fracas.core.log import read_log
+
+    commitment = read_log(log).entries[0].ev.dice.commitment
+    assert main(["verify", str(log), "--commitment", commitment.upper()]) == 0
+    assert f"played from the commitment given: {commitment}" in capsys.readouterr().out
+
+
+def test_a_parent_given_for_a_log_that_is_no_fork_is_said_unused(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fracas.services.verify import verify_log
+
+    other = tmp_path / "other.jsonl"
+    run_scenario(MIRA, seed="8", log_path=other)
+    said = f"--parent {other}: not used: this log is not a fork (its header names no parent)"
+    assert main(["verify", str(log), "--parent", str(other)]) == 0
+    assert said in capsys.readouterr().out
+    for reproduce in (True, False):  # the log re-run at once, and the six steps one by one
+        report = verify_log(log, parent=other, reproduce=reproduce)
+        assert report.ok and said in report.notes
