@@ -103,12 +103,17 @@ class Printer:
             self.write(f"{n} actors: one line per attack (--summary); --play-by-play narrates every action")
 
     def note_aftermath(self, seq: int, rnd: int, count: int, sec: float, ev: E.Event) -> None:
-        """A listener that only remembers where the aftermath starts (``--quiet``, ``--json``)."""
-        if type(ev).__name__ == "AftermathStarted":
+        """A listener that narrates nothing (``--quiet``, ``--json``): it remembers where the aftermath starts,
+        and reads the header's names for the last line ("won by Mira", not "won by the mira side")."""
+        kind = type(ev).__name__
+        if kind == "AftermathStarted":
             self.aftermath_seq = seq
+        elif kind == "EncounterStarted":
+            self.narrator.text(ev)
 
     def __call__(self, seq: int, rnd: int, count: int, sec: float, ev: E.Event, prefix: str = "") -> None:
-        self.note_aftermath(seq, rnd, count, sec, ev)
+        if type(ev).__name__ == "AftermathStarted":
+            self.aftermath_seq = seq
         if not self._sized:
             self._size_up(ev)
         if self.summary is not None:

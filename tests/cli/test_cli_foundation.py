@@ -180,3 +180,13 @@ def test_rules_overrides_are_validated_and_recorded_in_the_header(tmp_path: Path
         f"fracas: error: {bad}:12:1: $.rules.monitor_boxs: "
         "unknown rules value `monitor_boxs` (did you mean 'monitor_boxes'?)\n"
     )
+
+
+def test_quiet_names_the_winner_as_the_narration_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--quiet's one line said "won by the mira side" where the narration says "won by Mira"."""
+    assert main(["run", str(MIRA), "--seed", "7", "--log", str(tmp_path / "told.jsonl")]) == 0
+    told = capsys.readouterr().out.splitlines()[-1]
+    assert main(["run", str(MIRA), "--seed", "7", "--quiet", "--log", str(tmp_path / "quiet.jsonl")]) == 0
+    quiet = capsys.readouterr().out.strip().splitlines()[-1]
+    assert quiet.replace("quiet.jsonl", "told.jsonl") == told
+    assert quiet.startswith("Won by Mira, who escaped, after 3 rounds")
