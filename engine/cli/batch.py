@@ -145,7 +145,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     executor = B.make_executor(
         B.workers_for(args.workers, plan.n * len(points)),
         args.scheduler,
-        args.dask_local,
+        None if args.dask_local is None else B.workers_for(args.dask_local, plan.n * len(points)),
         system=spec.system,
         worker_timeout=args.worker_timeout,
     )

@@ -34,6 +34,7 @@ DUEL = SCENARIOS / "zcorps" / "duel.toml"
         (["batch", str(DUEL), "-n", "3", "--sweep", "actors.².x=1,2", "--no-progress"], "no element with id `²`"),
         (["odds", "point_zero", "²", "--keep", "2"], "'²' is not a Point Zéro roll"),
         (["odds", "point_zero", "①d6k2"], "①"),
+        (["batch", str(DUEL), "-n", "3", "--scheduler", "garbage", "--no-progress"], "--scheduler garbage"),
         (["odds", "zcorps", "1000D"], "at most 60D"),  # worked on for minutes: no bound on the pool
         (["odds", "zcorps", "4D", "--plot", "p.txt"], "--plot p.txt: expected a .png, .svg, .pdf"),  # was exit 70
     ],
@@ -59,6 +60,25 @@ def test_batch_workers_are_capped_by_the_fights(monkeypatch: pytest.MonkeyPatch)
     ended = fracas(["batch", str(DUEL), "-n", "3", "--workers", "1000", "--no-progress", "--json"])
     assert ended.rc == 0, ended.describe()
     assert started == [min(3, B.max_workers())]
+
+
+def test_a_local_dask_cluster_is_capped_like_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--dask-local 9999 started 9,999 worker processes (the machine ground to a halt); capped as --workers is."""
+    from fracas.services import batch as B
+
+    class Stop(Exception):
+        pass
+
+    asked: list[object] = []
+
+    def spy(workers: int, scheduler: object, dask_local: object, **options: object) -> object:
+        asked.append(dask_local)
+        raise Stop  # no cluster started: the number asked for is what is checked
+
+    monkeypatch.setattr(B, "make_executor", spy)
+    ended = fracas(["batch", str(DUEL), "-n", "3", "--dask-local", "9999", "--no-progress"])
+    assert ended.rc == EXIT_BUG and "Stop" in ended.err, ended.describe()  # the spy's stop, reported as any bug
+    assert asked == [min(3, B.max_workers())]
 
 
 def test_a_bug_is_a_short_traceback_a_request_to_report_and_its_own_exit_code(

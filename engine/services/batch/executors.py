@@ -192,6 +192,7 @@ class DaskExecutor:
         if client is not None:
             self.client = client
         elif scheduler is not None:
+            _check_address(scheduler)
             try:
                 self.client = distributed.Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
             except OSError as exc:
@@ -317,6 +318,21 @@ def make_executor(
     if workers <= 1:
         return InlineExecutor()
     return PoolExecutor(workers)
+
+
+def _check_address(scheduler: str) -> None:
+    """A scheduler address Dask can read, before a client tries it (a client given ``garbage`` retries for its
+    whole timeout, then leaves its threads behind)."""
+    comm = importlib.import_module("distributed.comm")
+    addressing = importlib.import_module("distributed.comm.addressing")
+    try:
+        scheme, location = comm.parse_address(scheduler)
+        if scheme in ("tcp", "tls"):
+            addressing.parse_host_port(location)
+    except ValueError as exc:  # "missing port number in address 'garbage'"
+        raise FracasError(
+            f"--scheduler {scheduler}: not a Dask scheduler address ({exc}); expected tcp://HOST:PORT"
+        ) from None
 
 
 def max_workers() -> int:
