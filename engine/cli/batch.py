@@ -96,6 +96,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from fracas.services.run import resolve_seed
 
     _check(args.fights >= 1, f"-n {args.fights}: expected at least 1 fight")
+    _check(args.fights <= B.MAX_FIGHTS, f"-n {args.fights}: expected at most {B.MAX_FIGHTS:,} fights per point")
     _check(args.workers is None or args.workers >= 1, f"--workers {args.workers}: expected at least 1")
     _check(args.dask_local is None or args.dask_local >= 1, f"--dask-local {args.dask_local}: expected at least 1")
     _check(args.chunk_size is None or args.chunk_size >= 1, f"--chunk-size {args.chunk_size}: expected at least 1")

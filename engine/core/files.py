@@ -43,9 +43,17 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _file_name(path: Path | str) -> Path:
+    """``path`` as a Path, if the system could name a file so: a NUL byte cannot be in a file name (a shell cannot
+    pass one, but a caller in Python or a name read from a log can)."""
+    if "\x00" in str(path):
+        raise FracasError(f"{str(path)!r}: not a file name: it holds a NUL byte")
+    return Path(path)
+
+
 def check_input(path: Path | str, what: str = "input") -> Path:
     """``path`` if it is a regular file (links followed); else one line, at once, without opening it."""
-    path = Path(path)
+    path = _file_name(path)
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -65,7 +73,7 @@ def check_output(path: Path | str, *, force: bool = False, inputs: Iterable[Path
     Refused even with ``force``: a symbolic link, a folder, a device, a FIFO, a socket,
     or one of ``inputs`` (by any name). Without ``force``: any existing file.
     """
-    path = Path(path)
+    path = _file_name(path)
     try:
         st = os.lstat(path)
     except FileNotFoundError:

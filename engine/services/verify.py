@@ -45,6 +45,7 @@ from fracas.core.decide import DecisionError, NoLoggedDecision, ReplayChooser
 from fracas.core.dice import METHOD, DerivedDice, is_secret_seed
 from fracas.core.encounter import TICKS_PER_SECOND, header_commitment
 from fracas.core.errors import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, FracasError, UnknownSystem
+from fracas.core.files import check_input
 from fracas.core.log import DECODE_ERRORS, GENESIS, LogWriter, _msgpack_frame_end, encode_entry, gc_paused
 from fracas.core.scenario import content_sha256
 from fracas.core.state import State, apply_entry, state_digest
@@ -1137,10 +1138,13 @@ def find_parent(path: Path, head: E.EncounterStarted, given: Path | None = None)
         candidates.insert(0, Path(origin.parent_log))
     tried: list[str] = []
     for candidate in candidates:
-        try:
-            data = candidate.read_bytes()
-        except OSError:
-            tried.append(f"{candidate} not found")
+        try:  # a regular file only: the header's name is the log's word (a FIFO there would block, a NUL crash)
+            data = check_input(candidate, "parent log").read_bytes()
+        except FracasError as exc:  # missing, not a regular file, not a file name at all
+            tried.append(str(exc))
+            continue
+        except OSError as exc:  # there, but unreadable
+            tried.append(f"{candidate}: {exc.strerror or exc}")
             continue
         if hashlib.sha256(data).hexdigest() != origin.parent_sha256:
             tried.append(f"{candidate} is not the parent (its SHA-256 is not the header's parent_sha256)")

@@ -35,6 +35,12 @@ DUEL = SCENARIOS / "zcorps" / "duel.toml"
         (["odds", "point_zero", "²", "--keep", "2"], "'²' is not a Point Zéro roll"),
         (["odds", "point_zero", "①d6k2"], "①"),
         (["batch", str(DUEL), "-n", "3", "--scheduler", "garbage", "--no-progress"], "--scheduler garbage"),
+        # ran for ever (3,000 fights a second): a typo's extra zeros, most likely
+        (["batch", str(DUEL), "-n", "99999999999999999999", "--no-progress"], "at most 1,000,000,000 fights"),
+        # a NUL byte cannot come from a shell, but can from a caller in Python or a log's own names: exit 70 before
+        (["verify", "a\x00b.jsonl"], "NUL"),
+        (["run", str(DUEL), "--log", "a\x00b.jsonl"], "NUL"),
+        (["render", str(MIRA_LOG), "-o", "a\x00b.html"], "NUL"),
         (["odds", "zcorps", "1000D"], "at most 60D"),  # worked on for minutes: no bound on the pool
         (["odds", "zcorps", "4D", "--plot", "p.txt"], "--plot p.txt: expected a .png, .svg, .pdf"),  # was exit 70
     ],

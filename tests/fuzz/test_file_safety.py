@@ -179,3 +179,37 @@ def test_validate_and_run_refuse_a_fifo_scenario_at_once(tmp_path: Path) -> None
             [sys.executable, "-m", "fracas", *argv], capture_output=True, text=True, timeout=20, check=False
         )
         assert done.returncode == 2 and "regular file" in done.stderr, done.stderr
+
+
+def _fork(tmp_path: Path, log: Path) -> Path:
+    fork = tmp_path / "fork.jsonl"
+    ended = fracas(["replay", str(log), "--fork-at", "5", "--seed", "2", "--log", str(fork)])
+    assert ended.rc == 0, ended.describe()
+    return fork
+
+
+def test_a_fork_whose_parent_is_a_fifo_is_reported_not_waited_on(tmp_path: Path, log: Path) -> None:
+    """The fork's header names its parent; verify reads the file of that name beside it: a FIFO blocked it."""
+    fork = _fork(tmp_path, log)
+    log.unlink()
+    os.mkfifo(log)  # the parent's name, now a FIFO nobody writes to
+    ended = fracas(["verify", str(fork)])
+    assert ended.rc == 1, ended.describe()
+    assert "not a regular file (a FIFO)" in ended.out, ended.out
+
+
+def test_a_forged_parent_name_with_a_nul_byte_is_reported_not_a_crash(tmp_path: Path, log: Path) -> None:
+    import msgspec
+    from fracas.core.log import GENESIS, encode_entry, read_log
+
+    entries = read_log(_fork(tmp_path, log)).entries
+    head = entries[0].ev
+    forged = msgspec.structs.replace(head, parent=msgspec.structs.replace(head.parent, parent_log="fight\x00.jsonl"))
+    entries[0] = msgspec.structs.replace(entries[0], ev=forged)
+    out, prev = [], GENESIS
+    for seq, e in enumerate(entries):
+        line, prev = encode_entry(seq, e.round, e.count, e.sec, e.ev, prev)
+        out.append(line)
+    (tmp_path / "forged.jsonl").write_bytes(b"\n".join(out) + b"\n")
+    ended = fracas(["verify", str(tmp_path / "forged.jsonl")])
+    assert ended.rc in (1, 2), ended.describe()

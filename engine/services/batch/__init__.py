@@ -42,7 +42,7 @@ from fracas.services.batch.chunks import (
     next_chunk_size,
     run_chunk,
 )
-from fracas.services.batch.driver import BatchOutcome, BatchPlan, Point, RowSink, run_batch
+from fracas.services.batch.driver import MAX_FIGHTS, BatchOutcome, BatchPlan, Point, RowSink, run_batch
 from fracas.services.batch.executors import (
     DASK_CONNECT_TIMEOUT,
     DaskExecutor,
@@ -72,6 +72,7 @@ __all__ = [
     "CHUNK_SECONDS",
     "DASK_CONNECT_TIMEOUT",
     "KEEP_MAX_DEFAULT",
+    "MAX_FIGHTS",
     "MAX_REASONS",
     "UPSET_BELOW_DEFAULT",
     "Z95",
