@@ -20,7 +20,7 @@ from fracas.core.scenario import MapSpec, WallSpec, load_scenario
 from fracas.core.state import DISABLING, State, apply
 from fracas.systems.point_zero.resolution import path_toward as pz_path_toward
 from fracas.systems.zcorps.resolution import path_toward as zc_path_toward
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 Cell = tuple[int, int]
@@ -435,9 +435,11 @@ def test_open_map_walks_are_the_old_straight_walks(data: st.DataObject) -> None:
     metres = data.draw(st.integers(0, 20))
     stop = data.draw(st.integers(0, 3))
     blocked = frozenset(data.draw(st.lists(cells(m), max_size=20)))
-    assert field.path_toward(start, goal, metres, stop=stop, blocked=blocked) == zc_path_toward(
-        start, goal, metres, stop, blocked
-    )
+    old = zc_path_toward(start, goal, metres, stop, blocked)
+    # the old walk knew no map: rounding others at the edge it could step off it (to y = -1); the battlefield's
+    # never does (test_an_open_map_walk_never_steps_off_the_map), and elsewhere the two are the same walk
+    assume(all(0 <= x < m.width and 0 <= y < m.height for x, y in old))
+    assert field.path_toward(start, goal, metres, stop=stop, blocked=blocked) == old
     assert field.path_toward(start, goal, metres) == pz_path_toward(start, goal, metres)
 
 
