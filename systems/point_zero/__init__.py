@@ -7,7 +7,7 @@ from typing import Any
 
 import simpy
 from fracas.core import events as E
-from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter
+from fracas.core.encounter import PRIORITY_ACT, PRIORITY_MOVE, TICKS_PER_SECOND, Encounter, Turn, play_turns
 from fracas.core.quality import TestRead
 from fracas.core.scenario import parse_duration
 from fracas.core.system import Process, policy_table, registered_policy_names
@@ -181,29 +181,27 @@ class PointZero:
             if "sprinting" in a.conditions:
                 enc.emit(E.ConditionCleared(actor=aid, condition="sprinting", rule="PZ-MOVE-3"))
 
-    def _turns(
-        self, enc: Encounter, order: list[str], inits: dict[str, int], plans: dict[str, Plan]
-    ) -> list[simpy.Event]:
-        """The round's turns in resolution order, each a process of :meth:`_turn`; one event, done at once, stands for
-        every turn with nothing in it (no move before or after, no action: a hold), whose process would only end at
-        once, writing nothing (the round's end writes what is pending). Nothing happens at a round's first tick
-        after the declarations but the turns' first steps (a turn acts or moves at a later tick), so the round goes
-        on after the same events either way (tests/unit/test_point_zero_turns.py)."""
-        turns: list[simpy.Event] = []
-        idle: simpy.Event | None = None
-        for rank, aid in enumerate(order):
-            plan = plans[aid]
-            if plan.before or plan.after or plan.acts():
-                turns.append(enc.env.process(self._turn(enc, aid, inits[aid], plan, rank)))
-            else:
-                if idle is None:
-                    idle = enc.env.event()
-                    idle.succeed()
-                turns.append(idle)
-        return turns
+    def _turns(self, enc: Encounter, order: list[str], inits: dict[str, int], plans: dict[str, Plan]) -> Process:
+        """The round's turns in resolution order (:meth:`_turn` each), run inside the round's process by
+        :func:`~fracas.core.encounter.play_turns`: one SimPy event per tick that something happens at, not a
+        process per actor and an event per wait (C-CLOCK-1). A turn with nothing in it (no move before or after,
+        no action: a hold) would end at once, writing nothing (the round's end writes what is pending): it is left
+        out. The Shock clocks (PZ-HEAL-1, rules edition 3 on) are the only other processes awake in a round: each
+        waits at PRIORITY_ROUND, below every turn's priority, for a tick it asked for a minute before, so it wakes
+        before the turns at that tick whichever way they run. tests/unit/test_point_zero_turns.py plays fights both
+        ways (a SimPy process for every turn) and compares the logs byte for byte."""
+        yield from play_turns(
+            enc.env,
+            [
+                self._turn(enc, aid, inits[aid], plan, rank)
+                for rank, aid in enumerate(order)
+                if (plan := plans[aid]).before or plan.after or plan.acts()
+            ],
+        )
 
-    def _turn(self, enc: Encounter, aid: str, init: int, plan: Plan, rank: int) -> Process:
-        """PZ-MOVE-1..3: move metre by metre (one per count), act at init - metres moved."""
+    def _turn(self, enc: Encounter, aid: str, init: int, plan: Plan, rank: int) -> Turn:
+        """PZ-MOVE-1..3: move metre by metre (one per count), act at init - metres moved (a turn of
+        :func:`~fracas.core.encounter.play_turns`: it yields ``(tick, priority)`` to wait for a count)."""
         count = init
         rule = "PZ-MOVE-2"
         written = R.as_written(enc)
@@ -213,7 +211,7 @@ class PointZero:
             if count < last:
                 enc.emit(E.ActionLost(actor=aid, reason="initiative reached 0 before acting", rule="PZ-MOVE-2"))
                 return
-            yield enc.at_count(count, PRIORITY_MOVE + rank)
+            yield enc.tick_of(count), PRIORITY_MOVE + rank
             if enc.over or not R.may_act(enc, enc.state.actors[aid]):
                 return
             R.step(enc, aid, cell, count, rule)
@@ -221,7 +219,7 @@ class PointZero:
                 enc.emit(E.ActionLost(actor=aid, reason="initiative reached 0 before acting", rule="PZ-MOVE-2"))
                 return
         if plan.acts():
-            yield enc.at_count(count, PRIORITY_ACT + rank)
+            yield enc.tick_of(count), PRIORITY_ACT + rank
             if enc.over:
                 return
             if not R.may_act(enc, enc.state.actors[aid]):
@@ -240,7 +238,7 @@ class PointZero:
             count -= 1
             if count < last:
                 break
-            yield enc.at_count(count, PRIORITY_MOVE + rank)
+            yield enc.tick_of(count), PRIORITY_MOVE + rank
             if enc.over or not R.may_act(enc, enc.state.actors[aid]):
                 return
             R.step(enc, aid, cell, count, rule)

@@ -1,19 +1,23 @@
-"""Point Zéro's round: a turn with nothing in it stands as one event done at once, not a process (logs unchanged).
+"""Point Zéro's round: its turns run inside the round's process, holds left out (logs unchanged).
 
-A hold (no move before or after, no action: PZ-INIT-3) would be a process that ends at once; one event done at
-once stands for every such turn of a round (``PointZero._turns``). The round must go on after the same events
-as with a process each: each fight below is played both ways and logged byte for byte the same, with holds,
-moves, blows and the Shock clocks (PZ-HEAL-1) among the turns. The shortcut broken on purpose (every turn without
-an action stood for, sprints included) logs otherwise, and the check sees it.
+``PointZero._turns`` runs the round's turns with :func:`fracas.core.encounter.play_turns` (one SimPy event per
+tick, not a process per actor and an event per wait) and leaves out a hold (no move before or after, no action:
+PZ-INIT-3), which would be a process that ends at once. The round must go on after the same events as with a
+SimPy process for every turn, holds included: each fight below is played both ways and logged byte for byte the
+same, with holds, moves, blows and the Shock clocks (PZ-HEAL-1, processes of their own that wake among the
+turns) in them. The shortcut broken on purpose (every turn without an action left out, sprints included) logs
+otherwise, and the check sees it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import simpy
+from fracas.core.encounter import At, Turn, play_turns
 from fracas.services.batch import build_scenario, read_scenario_text
 from fracas.services.run import run_scenario
 from fracas.systems.point_zero import PointZero
@@ -35,13 +39,23 @@ FIGHTS = [
     ("scenarios/point_zero/warehouse.toml", (), (1, 2), (None,)),
 ]
 
-Turns = Callable[[PointZero, Any, list[str], dict[str, int], dict[str, Any]], list[Any]]
+Turns = Callable[[PointZero, Any, list[str], dict[str, int], dict[str, Any]], Generator[Any, Any, None]]
+
+
+def as_process(env: simpy.Environment, turn: Turn) -> Generator[At, Any, None]:
+    """A turn as SimPy runs it on its own: each wait an :class:`At` event."""
+    for tick, priority in turn:
+        yield At(env, tick, priority)
 
 
 def every_turn_a_process(
     self: PointZero, enc: Any, order: list[str], inits: dict[str, int], plans: dict[str, Any]
-) -> list[Any]:
-    return [enc.env.process(self._turn(enc, aid, inits[aid], plans[aid], rank)) for rank, aid in enumerate(order)]
+) -> Generator[Any, Any, None]:
+    """The plain way: a SimPy process for every turn, holds included; the round waits for each in turn."""
+    yield from [
+        enc.env.process(as_process(enc.env, self._turn(enc, aid, inits[aid], plans[aid], rank)))
+        for rank, aid in enumerate(order)
+    ]
 
 
 def logs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, turns: Turns) -> tuple[list[bytes], list[bytes]]:
@@ -75,15 +89,13 @@ def test_a_round_logs_as_with_a_process_for_every_turn(monkeypatch: pytest.Monke
 
 
 def test_the_check_finds_a_broken_shortcut(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Broken on purpose: every turn without an action stood for (a sprint's metres never walked)."""
+    """Broken on purpose: every turn without an action left out (a sprint's metres never walked)."""
 
-    def broken(self: PointZero, enc: Any, order: list[str], inits: dict[str, int], plans: dict[str, Any]) -> list[Any]:
-        done = enc.env.event()
-        done.succeed()
-        return [
-            enc.env.process(self._turn(enc, aid, inits[aid], plans[aid], rank)) if plans[aid].acts() else done
-            for rank, aid in enumerate(order)
-        ]
+    def broken(
+        self: PointZero, enc: Any, order: list[str], inits: dict[str, int], plans: dict[str, Any]
+    ) -> Generator[Any, Any, None]:
+        turns = [self._turn(enc, aid, inits[aid], plans[aid], rank) for rank, aid in enumerate(order)]
+        yield from play_turns(enc.env, [turn for turn, aid in zip(turns, order, strict=True) if plans[aid].acts()])
 
     fast, plain = logs(monkeypatch, tmp_path, broken)
     assert fast != plain
