@@ -22,7 +22,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import simpy
@@ -132,7 +132,9 @@ class Encounter:
         self.loaded = scenario
         self.scenario: Any = scenario.spec
         # ``rules``: effective rules already known (a log header's), else the scenario's overrides on the defaults
-        self.rules: Any = rules if rules is not None else effective_rules(system, self.scenario.rules)
+        # (worked out once per loaded scenario and rule system, with their header form: :func:`kept_rules`)
+        self._kept_rules = kept_rules(system, scenario) if rules is None else None
+        self.rules: Any = rules if self._kept_rules is None else self._kept_rules.rules
         self.seed = seed
         #: the commitment's salt and whether the seed is a ``fracas commit`` secret (docs/dice.md)
         self.salt = salt
@@ -420,18 +422,36 @@ class Encounter:
         """The first event: what a replay needs, bound by the commitment (docs/log-format.md)."""
         # a dice source that replays recorded dice, then draws new ones (a fork), declares the new ones' source
         source = getattr(self.dice, "declared_kind", self.dice.kind)
-        head = E.EncounterStarted(
+        kept = self._kept_rules
+        if kept is not None and self.rules is kept.rules and self.recorded_rule_keys is None:
+            rules, rules_sha256 = kept.header, kept.sha256  # the scenario's own rules: their header form is kept
+        else:
+            rules = header_rules(self.rules, self.recorded_rule_keys)
+            rules_sha256 = content_sha256(rules)
+        name = self.scenario.name or Path(self.loaded.path).stem
+        scenario_sha256 = self.loaded.raw_sha256  # content_sha256(self.loaded.raw), worked out once per scenario
+        commitment = commitment_of_parts(
+            E.FORMAT_VERSION,
+            salt=self.salt,
+            seed=self.seed,
+            scenario_sha256=scenario_sha256,
+            scenario_name=name,
+            rules_sha256=rules_sha256,
+            method=METHOD,
+            source=source,
+        )
+        return E.EncounterStarted(
             format=E.FORMAT_VERSION,
             fracas_version=__version__,
             system=self.system.name,
-            rules=header_rules(self.rules, self.recorded_rule_keys),
+            rules=rules,
             scenario=self.loaded.raw,
-            scenario_name=self.scenario.name or Path(self.loaded.path).stem,
-            scenario_sha256=content_sha256(self.loaded.raw),
+            scenario_name=name,
+            scenario_sha256=scenario_sha256,
             dice=E.DiceCommitment(
                 source=source,
                 method=METHOD,
-                commitment="",
+                commitment=commitment,
                 player_seeds=self.player_seeds,
                 salt=self.salt,
                 secret=self.secret,
@@ -441,8 +461,6 @@ class Encounter:
             round_seconds=self.system.round_seconds,
             parent=self.parent,
         )
-        dice = msgspec.structs.replace(head.dice, commitment=header_commitment(head, self.seed))
-        return msgspec.structs.replace(head, dice=dice)
 
     def _main(self) -> Any:
         self.emit(self.header())
@@ -500,17 +518,66 @@ def header_commitment(head: E.EncounterStarted, seed: str) -> str:
     the seed, the scenario's hash and name, the effective rules' hash, the
     dice method and source. Format 1: SHA-256 of the seed alone.
     """
-    if head.format == 1:
-        return commitment_of(seed)
-    return commitment_v2(
+    return commitment_of_parts(
+        head.format,
         salt=head.dice.salt,
         seed=seed,
         scenario_sha256=head.scenario_sha256,
         scenario_name=head.scenario_name,
-        rules_sha256=content_sha256(head.rules),
+        rules_sha256=content_sha256(head.rules) if head.format != 1 else "",
         method=head.dice.method,
         source=head.dice.source,
     )
+
+
+def commitment_of_parts(
+    log_format: int,
+    *,
+    salt: str,
+    seed: str,
+    scenario_sha256: str,
+    scenario_name: str,
+    rules_sha256: str,
+    method: str,
+    source: str,
+) -> str:
+    """:func:`header_commitment` from the header's parts (``rules_sha256``: :func:`content_sha256` of its rules),
+    for a header still to be made."""
+    if log_format == 1:
+        return commitment_of(seed)
+    return commitment_v2(
+        salt=salt,
+        seed=seed,
+        scenario_sha256=scenario_sha256,
+        scenario_name=scenario_name,
+        rules_sha256=rules_sha256,
+        method=method,
+        source=source,
+    )
+
+
+class KeptRules(NamedTuple):
+    """A scenario's effective rules under a rule system, as each of its fights starts with them."""
+
+    rules: Any
+    #: ``header_rules(rules)``: what a header records of them
+    header: dict[str, Any]
+    #: ``content_sha256(header)``: what the commitment binds
+    sha256: str
+
+
+def kept_rules(system: RuleSystem, scenario: LoadedScenario) -> KeptRules:
+    """The scenario's overrides on the system's defaults (:func:`~fracas.core.system.effective_rules`) and their
+    header form, worked out at its first fight and kept on the loaded scenario (``LoadedScenario.kept``) for the
+    next ones. Every fight shares the one rules object: nothing changes a rules object once made (a fight reads
+    them, and a header records them)."""
+    key = (KeptRules, system.rules_type)
+    kept: KeptRules | None = scenario.kept.get(key)
+    if kept is None:
+        rules = effective_rules(system, scenario.spec.rules)
+        header = header_rules(rules)
+        kept = scenario.kept[key] = KeptRules(rules, header, content_sha256(header))
+    return kept
 
 
 def tie_broken_order(

@@ -15,6 +15,7 @@ validate is the gate, and ``run`` loads through the same :func:`load_scenario`.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import re
 import tomllib
@@ -193,13 +194,30 @@ class ScenarioBase(Spec, frozen=True, kw_only=True):
     aftermath: AftermathSpec = AftermathSpec()
 
 
-class LoadedScenario(msgspec.Struct, kw_only=True):
-    """A validated scenario with what the log header records about it."""
+class LoadedScenario(msgspec.Struct, kw_only=True, dict=True):
+    """A validated scenario with what the log header records about it.
+
+    A loaded scenario is not changed once made (``play``'s human seats make a new one), so what every
+    fight of it works out the same (the embedded scenario's hash, the effective rules) is worked out
+    once and kept on it: in its ``__dict__`` (``dict=True``), never a field, so neither encoded nor
+    pickled (a batch worker works them out again) nor compared.
+    """
 
     path: str
     spec: Any
     raw: dict[str, Any]
     sha256: str
+
+    @functools.cached_property
+    def raw_sha256(self) -> str:
+        """:func:`content_sha256` of ``raw``: the ``scenario_sha256`` of every header of this scenario."""
+        return content_sha256(self.raw)
+
+    @functools.cached_property
+    def kept(self) -> dict[Any, Any]:
+        """What the engine keeps for every fight of this scenario, by a key its user owns
+        (fracas.core.encounter keeps the effective rules of a rule system and their header form)."""
+        return {}
 
 
 _DURATION = re.compile(r"^\s*(\d{1,12})\s*(s|min|m|h|d|w)\s*$")
