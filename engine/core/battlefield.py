@@ -1251,6 +1251,45 @@ class Crowd:
         ids.sort()
         return best, ids
 
+    def most_hurt_nearest(
+        self,
+        x: int,
+        y: int,
+        sides: Sequence[str],
+        *,
+        within: int | None = None,
+        accept: Callable[[str], bool] | None = None,
+    ) -> str | None:
+        """The able actor of ``sides`` of the worst grade, then the nearest ``(x, y)``, then the lowest id, within
+        ``within`` metres (None: any distance) and passing ``accept``: what :meth:`nearest` asked grade by grade,
+        worst first (:meth:`grades`), finds first. None: no such actor.
+
+        When they are few (at most ``few``) each is ranked by (-grade, distance, id) in one pass, and ``accept``
+        asked of them in that order until one passes (it must have no side effect, as for :meth:`nearest`);
+        otherwise :meth:`nearest` is asked grade by grade.
+        """
+        each = self._each_able(sides)
+        if each is None:
+            for grade in self.grades(sides):
+                found = self.nearest(x, y, sides, grades=(grade,), within=within, accept=accept)
+                if found is not None:
+                    return found[1][0]
+            return None
+        placed = self.placed
+        ranked: list[tuple[int, int, str]] = []
+        for members in each:
+            for aid, (ax, ay) in members.items():
+                d, e = abs(ax - x), abs(ay - y)
+                if e > d:
+                    d = e
+                if within is None or d <= within:
+                    ranked.append((-placed[aid][1], d, aid))
+        ranked.sort()
+        for _, _, aid in ranked:
+            if accept is None or accept(aid):
+                return aid
+        return None
+
     def nearest_few(self, x: int, y: int, sides: Iterable[str], count: int) -> list[str]:
         """The ``count`` able actors of ``sides`` nearest ``(x, y)``, nearest first; ties at one distance by id."""
         sides = list(sides)

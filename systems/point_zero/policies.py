@@ -130,9 +130,9 @@ def _pick_target(enc: Encounter, me: ActorState, reach: int | None, *, seen: boo
     """The most wounded enemy able to act within ``reach`` metres (None: any distance), then the nearest, then by id.
 
     ``seen``: only enemies in sight (a shot); otherwise only enemies a walk can reach
-    (a blow). Asked of the crowd index (fracas.core.battlefield): the worst wound
-    level held by any enemy first, the nearest of that level, the lowest id of those
-    as near; the same choice as ranking every enemy by (-worst level, distance, id).
+    (a blow). Asked of the crowd index (fracas.core.battlefield, ``Crowd.most_hurt_nearest``):
+    the worst wound level held by any enemy first, the nearest of that level, the lowest id
+    of those as near; the same choice as ranking every enemy by (-worst level, distance, id).
     """
     crowd = enc.crowd
     field = enc.battlefield
@@ -152,11 +152,8 @@ def _pick_target(enc: Encounter, me: ActorState, reach: int | None, *, seen: boo
             f = actors[fid]
             return field.reaches(here, (f.x, f.y))
 
-    for grade in crowd.grades(sides):
-        found = crowd.nearest(me.x, me.y, sides, grades=(grade,), within=reach, accept=accept)
-        if found is not None:
-            return actors[found[1][0]]
-    return None
+    found = crowd.most_hurt_nearest(me.x, me.y, sides, within=reach, accept=accept)
+    return None if found is None else actors[found]
 
 
 def _plan_of(option: tactics.Option) -> Plan:

@@ -14,7 +14,7 @@ from collections import deque
 
 import msgspec
 from fracas.core import events as E
-from fracas.core.battlefield import NEIGHBOURS, Battlefield, Crowd, Occupied, distance, step_order
+from fracas.core.battlefield import NEIGHBOURS, Battlefield, Crowd, Occupied, distance, grade_of, step_order
 from fracas.core.bundled import resolve_scenario
 from fracas.core.scenario import MapSpec, WallSpec, load_scenario
 from fracas.core.state import DISABLING, State, apply
@@ -534,6 +534,13 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
     else:
         best = min(dist[i] for i in kept)
         assert got == (best, sorted(i for i in kept if dist[i] == best))
+    # the most hurt, then the nearest, then the lowest id that passes: a full scan, and nearest() grade by grade
+    for accept in (None, passing.__contains__):
+        ranked = sorted((-grade_of(state.actors[i]), dist[i], i) for i in inside if accept is None or accept(i))
+        got_one = crowd.most_hurt_nearest(x, y, wanted, within=reach, accept=accept)
+        assert got_one == (ranked[0][2] if ranked else None)
+        by_grade = (crowd.nearest(x, y, wanted, grades=(g,), within=reach, accept=accept) for g in crowd.grades(wanted))
+        assert got_one == next((found[1][0] for found in by_grade if found is not None), None)
     # every able actor of the sides asked, nearest first, when they are few (None when more)
     listed = crowd.all_near(x, y, wanted)
     assert listed == (sorted((dist[a.id], a.id) for a in able) if len(able) <= crowd.few else None)
