@@ -60,6 +60,16 @@ class At(simpy.events.Event):
         env.schedule(self, priority, delay)  # type: ignore[arg-type]  # EventPriority is a NewType of int
 
 
+def nobody_else_waits(env: simpy.Environment) -> bool:
+    """Whether SimPy has nothing scheduled: a process's wait until a later tick would then be the next event
+    processed, its only effect to move the clock there and wake the process with nothing between, so the
+    process may move the clock itself (``env._now = tick``) and go on, without the event (C-CLOCK-1: the
+    clock ticks only when something can happen). A fight with other processes (Point Zéro's Shock clocks,
+    the aftermath's), or run ``until`` a time, has something scheduled: its waits stay events.
+    tests/unit/test_clock_jumps.py runs fights with something always scheduled and compares the logs."""
+    return not env._queue
+
+
 #: A turn run by :func:`play_turns`: a generator that yields ``(tick, priority)`` to sleep until that tick.
 Turn = Generator[tuple[int, int], None, None]
 #: SimPy's priority for a process's start (``simpy.core.URGENT``): :func:`play_turns` starts its turns so.
@@ -87,7 +97,10 @@ def play_turns(env: simpy.Environment, turns: Iterable[Turn]) -> Generator[At, A
         # queue meanwhile): its next wait then takes its place in one sift (heapreplace), not a pop and a push
         tick, priority, _, turn = queue[0]
         if tick > now:
-            yield At(env, tick, priority)
+            if nobody_else_waits(env):
+                env._now = tick  # as the lone event would move it
+            else:
+                yield At(env, tick, priority)
             now = tick
         wait = next(turn, None)
         if wait is None:
@@ -469,7 +482,10 @@ class Encounter:
         for rnd in range(1, limit + 1):
             start = self.round_start(rnd)
             if int(self.env.now) < start:
-                yield At(self.env, start, PRIORITY_ROUND)
+                if nobody_else_waits(self.env):
+                    self.env._now = start  # as the lone event would move it
+                else:
+                    yield At(self.env, start, PRIORITY_ROUND)
             self.round = rnd
             rounds = rnd
             self.emit(E.RoundStarted(round=rnd))
