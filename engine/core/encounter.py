@@ -361,7 +361,11 @@ class Encounter:
         """
         dice = self.dice
         first = dice.counter
-        faces = dice.draw(n, sides, actor=actor, purpose=purpose)
+        if type(dice) is DerivedDice:  # DerivedDice.draw, written out (a roll per test): a subclass's may do more
+            faces = dice.faces(first, n, sides)
+            dice.counter = first + n
+        else:
+            faces = dice.draw(n, sides, actor=actor, purpose=purpose)
         if keep_best is not None and keep_best < n:
             # The best faces are kept; among equal faces the earlier die (sorted() is stable, reversed too).
             fates = ["dropped"] * n
