@@ -146,8 +146,7 @@ class Encounter:
         self.scenario: Any = scenario.spec
         # ``rules``: effective rules already known (a log header's), else the scenario's overrides on the defaults
         # (worked out once per loaded scenario and rule system, with their header form: :func:`kept_rules`)
-        self._kept_rules = kept_rules(system, scenario) if rules is None else None
-        self.rules: Any = rules if self._kept_rules is None else self._kept_rules.rules
+        self.rules: Any = rules if rules is not None else kept_rules(system, scenario).rules
         self.seed = seed
         #: the commitment's salt and whether the seed is a ``fracas commit`` secret (docs/dice.md)
         self.salt = salt
@@ -178,6 +177,20 @@ class Encounter:
         #: a re-simulation's header names only the rules its log's header named (a rules field added
         #: since then takes its default, and is not written): None for a new fight
         self.recorded_rule_keys: frozenset[str] | None = None
+
+    @property
+    def writer(self) -> LogWriter:
+        """Where the events go (a verify or a re-simulation puts a writer of its own in place)."""
+        return self._writer
+
+    @writer.setter
+    def writer(self, writer: LogWriter) -> None:
+        self._writer = writer
+        #: the writer's append for :meth:`emit`, or None when the writer keeps nothing (a plain writer with no
+        #: file, as a run with no log has): its append would only return, and emit skips the call for every event
+        self._append: Callable[[int, int, int, float, E.AnyEvent], None] | None = (
+            None if type(writer) is LogWriter and writer.keeps_nothing else writer.append
+        )
 
     # ------------------------------------------------------------------ clock
 
@@ -230,7 +243,9 @@ class Encounter:
         seq = self.seq
         state.seq = seq
         state.sec = sec
-        self.writer.append(seq, rnd, count, sec, ev)  # type: ignore[arg-type]
+        append = self._append
+        if append is not None:  # None: the writer keeps nothing (a run with no log)
+            append(seq, rnd, count, sec, ev)  # type: ignore[arg-type]
         if self.listeners:
             for listener in self.listeners:
                 listener(seq, rnd, count, sec, ev)
@@ -274,9 +289,9 @@ class Encounter:
                     self.seq = first + len(folded)
                     state.seq = self.seq - 1
                     state.sec = sec
-                    self.writer.append_each(first, rnd, count, sec, folded)  # type: ignore[arg-type]
+                    self._writer.append_each(first, rnd, count, sec, folded)  # type: ignore[arg-type]
             return
-        append = self.writer.append
+        append = self._writer.append
         for ev in events:
             kind = type(ev)
             if self.undrawn_faces and kind is not E.DiceRolled:
@@ -295,7 +310,7 @@ class Encounter:
             self.seq = seq + 1
 
     def flush(self) -> None:
-        self.writer.flush()
+        self._writer.flush()
 
     def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> tuple[list[int], int]:
         """Draw faces; they must be recorded with :meth:`record` before any other event."""
@@ -439,7 +454,7 @@ class Encounter:
         """The first event: what a replay needs, bound by the commitment (docs/log-format.md)."""
         # a dice source that replays recorded dice, then draws new ones (a fork), declares the new ones' source
         source = getattr(self.dice, "declared_kind", self.dice.kind)
-        kept = self._kept_rules
+        kept: KeptRules | None = self.loaded.kept.get((KeptRules, self.system.rules_type))
         if kept is not None and self.rules is kept.rules and self.recorded_rule_keys is None:
             rules, rules_sha256 = kept.header, kept.sha256  # the scenario's own rules: their header form is kept
         else:
@@ -519,7 +534,7 @@ class Encounter:
             self.env.process(self._main())
             self.env.run()
         finally:
-            self.writer.close()
+            self._writer.close()
         return RunResult(
             winner=self.winner,
             reason=self.reason,
@@ -527,7 +542,7 @@ class Encounter:
             events=self.seq,
             log=str(self.log_path) if self.log_path else None,
             state=self.state,
-            log_bytes=self.writer.bytes_written,
+            log_bytes=self._writer.bytes_written,
         )
 
 
@@ -591,7 +606,7 @@ def kept_rules(system: RuleSystem, scenario: LoadedScenario) -> KeptRules:
     header form, worked out at its first fight and kept on the loaded scenario (``LoadedScenario.kept``) for the
     next ones. Every fight shares the one rules object: nothing changes a rules object once made (a fight reads
     them, and a header records them)."""
-    key = (KeptRules, system.rules_type)
+    key = (KeptRules, system.rules_type)  # Encounter.header looks them up by this key too
     kept: KeptRules | None = scenario.kept.get(key)
     if kept is None:
         rules = effective_rules(system, scenario.spec.rules)

@@ -124,6 +124,11 @@ class LogWriter:
             self._sec_json = msgspec.Raw(_json_encoder.encode(sec))
         return self._sec_json
 
+    @property
+    def keeps_nothing(self) -> bool:
+        """Whether this writer has no file, nor will have one: each append and flush does nothing."""
+        return self._fh is None
+
     def append(self, seq: int, rnd: int, count: int, sec: float, ev: AnyEvent) -> None:
         if self._fh is None:  # no log kept (batch runs): nothing to encode or chain
             return
