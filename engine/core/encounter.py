@@ -630,10 +630,17 @@ def tie_broken_order(
     Actors equal on the whole key roll 1d``sides`` each (higher first), again among
     those still tied. When any initiatives were equal, the order is logged (TieBroken).
     """
-    out: list[str] = []
-    for _, group in itertools.groupby(sorted(inits, key=key), key=key):
-        tied = list(group)
-        out.extend(_roll_off(enc, tied, sides, rolloff_rule, purpose) if len(tied) > 1 else tied)
+    out = sorted(inits, key=key)
+    previous = None
+    for actor in out:
+        here = key(actor)
+        if here == previous:  # two actors equal on the whole key: roll-offs, group by group
+            ranked, out = out, []
+            for _, group in itertools.groupby(ranked, key=key):
+                tied = list(group)
+                out.extend(_roll_off(enc, tied, sides, rolloff_rule, purpose) if len(tied) > 1 else tied)
+            break
+        previous = here
     if len(set(inits.values())) < len(inits):
         enc.emit(E.TieBroken(order=out, rule=rule))
     return out
