@@ -187,7 +187,8 @@ class Encounter:
     def writer(self, writer: LogWriter) -> None:
         self._writer = writer
         #: the writer's append for :meth:`emit`, or None when the writer keeps nothing (a plain writer with no
-        #: file, as a run with no log has): its append would only return, and emit skips the call for every event
+        #: file, as a run with no log has): its append and flush would only return, so :meth:`emit` skips the
+        #: call for every event (and the count it would be given) and :meth:`flush` skips the writer's
         self._append: Callable[[int, int, int, float, E.AnyEvent], None] | None = (
             None if type(writer) is LogWriter and writer.keeps_nothing else writer.append
         )
@@ -234,20 +235,21 @@ class Encounter:
             self.crowd.observe(ev)
         now = int(self.env._now)  # Environment.now is a property: a Python call for every event
         sec = now / TICKS_PER_SECOND
-        rnd = self.round
-        count = 0  # before the first round and after the fight
-        if rnd and not self.in_aftermath:
-            count = rnd * self.round_ticks - now  # current_count(), written out: this runs for every event
-            if count < 0:
-                count = 0
         seq = self.seq
         state.seq = seq
         state.sec = sec
-        append = self._append
-        if append is not None:  # None: the writer keeps nothing (a run with no log)
-            append(seq, rnd, count, sec, ev)  # type: ignore[arg-type]
-        if self.listeners:
-            for listener in self.listeners:
+        append = self._append  # None: the writer keeps nothing (a run with no log)
+        listeners = self.listeners
+        if append is not None or listeners:  # the round and count are for the log and the listeners
+            rnd = self.round
+            count = 0  # before the first round and after the fight
+            if rnd and not self.in_aftermath:
+                count = rnd * self.round_ticks - now  # current_count(), written out: this runs for every event
+                if count < 0:
+                    count = 0
+            if append is not None:
+                append(seq, rnd, count, sec, ev)  # type: ignore[arg-type]
+            for listener in listeners:
                 listener(seq, rnd, count, sec, ev)
         self.seq = seq + 1
 
@@ -310,7 +312,8 @@ class Encounter:
             self.seq = seq + 1
 
     def flush(self) -> None:
-        self._writer.flush()
+        if self._append is not None:  # a writer that keeps nothing has nothing pending
+            self._writer.flush()
 
     def draw(self, n: int, sides: int, *, actor: str, purpose: str) -> tuple[list[int], int]:
         """Draw faces; they must be recorded with :meth:`record` before any other event."""

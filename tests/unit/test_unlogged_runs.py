@@ -1,6 +1,7 @@
-"""A fight with no log skips the writer for every event (``Encounter.emit``; logs unchanged).
+"""A fight with no log skips the writer for every event (``Encounter.emit``, ``flush``; logs unchanged).
 
-A plain ``LogWriter`` with no file keeps nothing, so ``emit`` does not call its append. A writer put in
+A plain ``LogWriter`` with no file keeps nothing, so ``emit`` does not call its append (nor work out the
+count it would be given, when nobody listens either) and ``flush`` does not call its flush. A writer put in
 place afterwards (verify's, a re-simulation's) is called again: ``Encounter.writer`` is a property that
 works out at each assignment whether the writer keeps anything. Checked here: a fight run with no log
 ends in the very state of the same fight logged; a fight made with no log and given a writer with a file
