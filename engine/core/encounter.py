@@ -82,9 +82,11 @@ def play_turns(env: simpy.Environment, turns: Iterable[Turn]) -> Generator[At, A
     A turn yields ``(tick, priority)`` to sleep until ``tick``. Its wake-ups come in SimPy's own
     order: by tick, then priority, then the order the waits were asked in (SimPy's event ids);
     each turn starts as a process does, at once with SimPy's urgent priority, in the order given.
-    Nothing else is scheduled while the turns run (the round's turns are all a round does), so the
-    calling process sleeps only when the tick changes: one SimPy event per tick, not one per
-    wait and per process (a Z-Corps round wakes a thousand actors, and each mover once a metre).
+    Nothing else wakes among the turns at a tick (the round's turns are all a round does; what else
+    waits, as Point Zéro's Shock clocks, wakes at PRIORITY_ROUND, before every turn at its tick), so
+    the calling process sleeps only when the tick changes: one SimPy event per tick, not one per
+    wait and per process (a Z-Corps round wakes a thousand actors, and each mover once a metre), and
+    none when nothing else is scheduled (:func:`nobody_else_waits`: the clock moves itself).
     The caller goes on at the tick of the last wake-up, as after waiting for a process of each.
     """
     now = int(env.now)
