@@ -928,6 +928,8 @@ class Crowd:
         self.placed: dict[str, tuple[str, int, Cell]] = {}
         #: side -> id -> cell of every able actor, whatever its grade and bucket (a query about a few looks at each)
         self.able: dict[str, dict[str, Cell]] = {}
+        #: how many sides have an able actor (``able``'s non-empty dicts): the end check asks after every attack
+        self.sides_able = 0
         #: cell -> ids of the actors on it (the dead and the gone included: they lie where they fell)
         self.cells: dict[Cell, list[str]] = {}
         self.cell_of: dict[str, Cell] = {}
@@ -1038,12 +1040,18 @@ class Crowd:
                 del grades[key]
             self.counts[side][grade] -= 1
             del self.placed[aid]
-            del self.able[side][aid]
+            able = self.able[side]
+            del able[aid]
+            if not able:
+                self.sides_able -= 1
             self._near_kept.pop(side, None)
         if new is not None:
             side, grade, key = new
             self.groups.setdefault(side, {}).setdefault(grade, {}).setdefault(key, {})[aid] = (a.x, a.y)
-            self.able.setdefault(side, {})[aid] = (a.x, a.y)
+            able = self.able.setdefault(side, {})
+            if not able:
+                self.sides_able += 1
+            able[aid] = (a.x, a.y)
             self._near_kept.pop(side, None)
             counts = self.counts.get(side)
             if counts is None:
@@ -1071,13 +1079,7 @@ class Crowd:
 
     def several_sides_able(self) -> bool:
         """Whether actors of two sides or more can still act (State.several_sides_able, without a scan)."""
-        sides = 0
-        for grades in self.counts.values():
-            if any(grades.values()):
-                sides += 1
-                if sides > 1:
-                    return True
-        return False
+        return self.sides_able > 1
 
     def able_count(self, side: str) -> int:
         return sum(self.counts.get(side, {}).values())

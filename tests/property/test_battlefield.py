@@ -570,6 +570,8 @@ def test_crowd_answers_as_a_full_scan(data: st.DataObject) -> None:
         assert crowd.able_count(side) == sum(
             1 for a in state.actors.values() if a.side == side and DISABLING.isdisjoint(a.conditions)
         )
+    assert crowd.sides_able == len(able)
+    assert crowd.several_sides_able() == state.several_sides_able()
 
 
 def _enter(state: State, crowd: Crowd, ids: list[str], side: str, rng: random.Random) -> None:
