@@ -153,12 +153,12 @@ class LogWriter:
         group or a round's initiatives are hundreds of events at one tick); tests/unit/test_per_event_path.py
         compares both. A writer that appends otherwise (binary, a subclass's own append) appends each.
         """
-        if self._fh is None:
-            return
-        if self.binary or type(self).append is not LogWriter.append:
+        if self.binary or type(self).append is not LogWriter.append:  # a subclass's append is heard, file or not
             for ev in events:
                 self.append(seq, rnd, count, sec, ev)
                 seq += 1
+            return
+        if self._fh is None:
             return
         prev = self.prev
         pending = self._pending.append
