@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import EXIT_OK, FracasError
+from fracas.core.files import check_input
 
 if TYPE_CHECKING:  # the rest is imported when a command runs: `fracas --help` stays fast
     from fracas.core import events as E
@@ -55,7 +56,7 @@ def add_run_flags(run: Any) -> None:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("commit", help="draw a secret dice seed for a scenario and print its commitment")
-    p.add_argument("scenario", help="scenario TOML file")
+    p.add_argument("scenario", help="scenario TOML file, or the name of a bundled one (fracas scenarios lists them)")
     p.add_argument("--seed-out", required=True, metavar="FILE", help="where to write the secret (never overwritten)")
     p.add_argument("--json", action="store_true", help='print {"commitment": ..., ...} as one JSON object')
     p.set_defaults(handler=cmd_commit)
@@ -71,10 +72,11 @@ def commitment_for(loaded: LoadedScenario, seed: str, salt: str, *, secret: bool
 
 
 def cmd_commit(args: argparse.Namespace) -> int:
+    from fracas.core.bundled import resolve_scenario
     from fracas.core.dice import new_salt, new_secret
     from fracas.core.scenario import load_scenario
 
-    loaded = load_scenario(args.scenario)
+    loaded = load_scenario(resolve_scenario(args.scenario))
     secret, salt = new_secret(), new_salt()
     head = commitment_for(loaded, secret, salt, secret=True)
     record = {
@@ -110,7 +112,7 @@ def read_seed_file(path: Path, loaded: LoadedScenario) -> tuple[str, str]:
     from fracas.core.dice import is_secret_seed
 
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        record = json.loads(check_input(path, "the seed file").read_text(encoding="utf-8"))
     except OSError as exc:
         raise FracasError(f"{path}: cannot read the seed file: {exc.strerror or exc}") from None
     except ValueError as exc:

@@ -196,3 +196,23 @@ def test_the_walkthrough_of_docs_verify_md_runs_as_shown(tmp_path: Path) -> None
         if argv[1] == "commit":
             commitment = output.split()[1]
     assert commitment and (tmp_path / "table.jsonl").is_file()
+
+
+def test_commit_takes_a_bundled_scenario_by_name_as_run_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`fracas commit mira_vs_guard` said "cannot read scenario"; run, validate, batch and play take the name."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["commit", "mira_vs_guard", "--seed-out", "gm.seed", "--json"]) == 0
+    commitment = json.loads(capsys.readouterr().out)["commitment"]
+    assert main(["run", "mira_vs_guard", "--seed-file", "gm.seed", "--log", "m.jsonl", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["verify", "m.jsonl", "--commitment", commitment]) == 0
+
+
+def test_a_seed_file_that_is_a_device_is_refused_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--seed-file /dev/zero read for ever (a seed file is read whole)."""
+    assert main(["run", str(DUEL), "--seed-file", "/dev/zero", "--log", str(tmp_path / "x.jsonl")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "fracas: error: /dev/zero: not a regular file (a device): fracas reads only regular files"
+    ]
