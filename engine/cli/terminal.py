@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
+from fracas.core.controls import CONTROLS, written
+
 
 def speaks_utf8(stream: TextIO) -> bool:
     """Whether ``stream`` takes any character (an in-memory stream has no encoding: it does)."""
@@ -39,28 +41,23 @@ def json_text(value: Any, **options: Any) -> str:
 
 #: The styles fracas's own narration paints with (fracas.services.narrate): they pass, no other escape does.
 STYLES = ("0", "1", "2", "31", "32", "33", "1;31")
-#: Characters shown escaped: the controls (but tab and line break) and the bidirectional overrides; an
-#: escape sequence of one of :data:`STYLES` is kept whole (first alternative).
+#: What :func:`shown` writes out (fracas.core.controls); an escape sequence of one of :data:`STYLES` is kept
+#: whole (the first alternative).
 _OWN_STYLE = "\x1b\\[(?:" + "|".join(re.escape(s) for s in STYLES) + ")m"
-_CONTROL = re.compile(_OWN_STYLE + "|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(f"{_OWN_STYLE}|[{CONTROLS}]")
 
 
 def _escaped(match: re.Match[str]) -> str:
     text = match.group()
-    if len(text) > 1:
-        return text  # one of fracas's styles
-    code = ord(text)
-    if text == "\r":
-        return "\\r"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return text if len(text) > 1 else written(text)  # a style of fracas's own, or one character written out
 
 
 def shown(text: str) -> str:
     """``text`` with what would drive a terminal written out (``\\x1b``, ``\\r``, ``\\u202e``), fracas's colours kept.
 
     A log read is someone else's: its names and texts could clear the screen, move the cursor up and
-    rewrite "PROBLEM" as "intact", or hide a line. Scenarios refuse such characters (fracas.core.scenario:
-    CONTROLS); a forged log's texts are shown escaped here, on their way to the screen."""
+    rewrite "PROBLEM" as "intact", or hide a line. Scenarios refuse such characters (fracas.core.controls);
+    a forged log's texts are shown escaped here, on their way to the screen."""
     return _CONTROL.sub(_escaped, text) if _CONTROL.search(text) else text
 
 

@@ -25,6 +25,7 @@ from typing import Annotated, Any
 
 import msgspec
 import rtoml
+from fracas.core.controls import CONTROLS
 from fracas.core.errors import ScenarioError, UnknownSystem
 from fracas.core.files import check_input
 
@@ -60,10 +61,8 @@ MAX_TEXT = 10_000
 #: Entries of a short list or table (sides, weapons, skills, cover zones, script steps ...).
 MAX_ITEMS = 1000
 
-#: What no name or text may hold: control characters (a terminal obeys them: clear the screen, move the
-#: cursor, rewrite a line) and the bidirectional overrides that reorder what is shown. A text may hold
-#: tabs and line breaks; a name not.
-CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+#: No name or text holds a control character or a bidirectional override (fracas.core.controls): a
+#: terminal obeys the one, and the other reorders what is shown. A text may hold tabs and line breaks; a name not.
 Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME, pattern=rf"^[^{CONTROLS}\t\n]*\Z")]
 Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT, pattern=rf"^[^{CONTROLS}]*\Z")]
 Coordinate = Annotated[int, msgspec.Meta(ge=0, le=MAX_MAP)]

@@ -33,6 +33,7 @@ from typing import Any
 import msgspec
 from fracas.core import events as E
 from fracas.core.battlefield import Battlefield
+from fracas.core.controls import may_hold_controls, visible_all
 from fracas.core.encounter import header_commitment
 from fracas.core.errors import FracasError
 from fracas.core.files import write_atomic
@@ -540,8 +541,12 @@ def template() -> str:
 
 
 def page(data: dict[str, Any]) -> str:
-    """The template with the data embedded (``<`` escaped so no string can close the script)."""
-    blob = _builtins_encoder.encode(data).decode("utf-8").replace("<", "\\u003c")
+    """The template with the data embedded (``<`` escaped so no string can close the script; a control character
+    or a bidirectional override of a forged log written out, fracas.core.controls, so none reorders the page)."""
+    encoded = _builtins_encoder.encode(data)
+    if may_hold_controls(encoded):  # a forged log's: walked only then (a horde's data is a million values)
+        encoded = _builtins_encoder.encode(visible_all(data))
+    blob = encoded.decode("utf-8").replace("<", "\\u003c")
     tpl = template()
     if DATA_MARK not in tpl:
         raise FracasError("engine/services/templates/viewer.html: the data mark is missing (broken install)")

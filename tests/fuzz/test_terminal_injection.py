@@ -20,8 +20,11 @@ import pytest
 from conftest import SCENARIOS
 from fracas.cli.terminal import STYLES, shown
 from fracas.core import events as E
+from fracas.core.controls import may_hold_controls, visible
 from fracas.core.log import GENESIS, encode_entry, read_log
 from fuzz_harness import error_lines, fracas
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 MIRA = SCENARIOS / "point_zero" / "mira_vs_guard.toml"
 MIRA_LOG = SCENARIOS / "point_zero" / "mira_vs_guard.expected.jsonl"
@@ -117,3 +120,30 @@ def test_every_style_the_narration_paints_with_passes() -> None:
     from fracas.services.narrate import _STYLE
 
     assert set(_STYLE.values()) | {"0"} <= set(STYLES)
+
+
+def test_the_viewer_page_shows_a_forged_text_escaped(tmp_path: Path) -> None:
+    """In a browser nothing executes, but a bidirectional override still reorders what the page shows, and an
+    ESC is invisible: the page shows both written out, as the terminal does."""
+    import json
+
+    from fracas.services.render import render_html
+
+    html = render_html(forged(tmp_path)).html
+    assert "\u202e" not in html and "\x1b" not in html
+    blob = re.search(r'<script type="application/json" id="fracas-data">(.*?)</script>', html, re.S)
+    assert blob is not None
+    data = json.loads(blob.group(1))
+    assert "\u202e" not in blob.group(1) and not re.search(r"(?<!\\)\\u001b", blob.group(1))
+    assert any("\\x1b[2J\\x1b[1A\\x1b[2K\\rintact: every check passed\\u202e" in (t or "") for t in data["text"])
+
+
+@given(st.text())
+@example("\x1b[2J")
+@example("\u202e")
+@example("\x85")
+@example("\r")
+def test_the_page_s_quick_scan_misses_no_character_it_must_write_out(text: str) -> None:
+    """The viewer walks its data only when a scan of the encoded JSON says it may need to: no miss, ever."""
+    if visible(text) != text:
+        assert may_hold_controls(msgspec.json.encode(text)), repr(text)
