@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import EXIT_OK, FracasError
-from fracas.core.files import check_input
+from fracas.core.files import check_input, file_name
 
 if TYPE_CHECKING:  # the rest is imported when a command runs: `fracas --help` stays fast
     from fracas.core import events as E
@@ -87,7 +87,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
         "scenario_sha256": head.scenario_sha256,
         "commitment": head.dice.commitment,
     }
-    out = Path(args.seed_out)
+    out = file_name(args.seed_out)
     try:
         fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

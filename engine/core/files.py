@@ -43,7 +43,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _file_name(path: Path | str) -> Path:
+def file_name(path: Path | str) -> Path:
     """``path`` as a Path, if the system could name a file so: a NUL byte cannot be in a file name (a shell cannot
     pass one, but a caller in Python or a name read from a log can)."""
     if "\x00" in str(path):
@@ -53,7 +53,7 @@ def _file_name(path: Path | str) -> Path:
 
 def check_input(path: Path | str, what: str = "input") -> Path:
     """``path`` if it is a regular file (links followed); else one line, at once, without opening it."""
-    path = _file_name(path)
+    path = file_name(path)
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -73,7 +73,7 @@ def check_output(path: Path | str, *, force: bool = False, inputs: Iterable[Path
     Refused even with ``force``: a symbolic link, a folder, a device, a FIFO, a socket,
     or one of ``inputs`` (by any name). Without ``force``: any existing file.
     """
-    path = _file_name(path)
+    path = file_name(path)
     try:
         st = os.lstat(path)
     except FileNotFoundError:

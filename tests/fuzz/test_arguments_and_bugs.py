@@ -41,6 +41,7 @@ DUEL = SCENARIOS / "zcorps" / "duel.toml"
         (["verify", "a\x00b.jsonl"], "NUL"),
         (["run", str(DUEL), "--log", "a\x00b.jsonl"], "NUL"),
         (["render", str(MIRA_LOG), "-o", "a\x00b.html"], "NUL"),
+        (["commit", str(MIRA), "--seed-out", "a\x00b.seed"], "NUL"),
         (["odds", "zcorps", "1000D"], "at most 60D"),  # worked on for minutes: no bound on the pool
         (["odds", "zcorps", "4D", "--plot", "p.txt"], "--plot p.txt: expected a .png, .svg, .pdf"),  # was exit 70
     ],
@@ -85,6 +86,21 @@ def test_a_local_dask_cluster_is_capped_like_the_workers(monkeypatch: pytest.Mon
     ended = fracas(["batch", str(DUEL), "-n", "3", "--dask-local", "9999", "--no-progress"])
     assert ended.rc == EXIT_BUG and "Stop" in ended.err, ended.describe()  # the spy's stop, reported as any bug
     assert asked == [min(3, B.max_workers())]
+
+
+def test_a_local_dask_cluster_that_does_not_start_is_the_machine_s_fault(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask's "Nanny failed to start" (no ports, no processes left) was reported as a bug in fracas (exit 70)."""
+    distributed = pytest.importorskip("distributed")
+
+    def refuse(*args: object, **options: object) -> None:
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(distributed, "LocalCluster", refuse)
+    ended = fracas(["batch", str(DUEL), "-n", "3", "--dask-local", "2", "--no-progress"])
+    assert ended.rc == 2, ended.describe()
+    assert error_lines(ended.err) == [
+        "fracas: error: --dask-local 2: the local Dask cluster did not start (Nanny failed to start.)"
+    ]
 
 
 def test_a_bug_is_a_short_traceback_a_request_to_report_and_its_own_exit_code(

@@ -199,9 +199,12 @@ class DaskExecutor:
                 raise FracasError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
         else:
             k = local_workers or 1
-            self.cluster = distributed.LocalCluster(
-                n_workers=k, threads_per_worker=1, processes=processes, dashboard_address=None
-            )
+            try:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=k, threads_per_worker=1, processes=processes, dashboard_address=None
+                )
+            except (RuntimeError, OSError) as exc:  # the machine's, not fracas's: "Nanny failed to start", no ports
+                raise FracasError(f"--dask-local {k}: the local Dask cluster did not start ({exc})") from None
             self.client = distributed.Client(self.cluster)
         try:
             self._check_cluster(scheduler, system)
