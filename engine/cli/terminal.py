@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
-from fracas.core.controls import CONTROLS, written
+from fracas.core.controls import CONTROLS, json_escaped, written
 
 
 def speaks_utf8(stream: TextIO) -> bool:
@@ -35,8 +35,10 @@ def tolerate_unencodable() -> None:
 
 
 def json_text(value: Any, **options: Any) -> str:
-    """``value`` as JSON for standard output: as is in UTF-8, escaped to ASCII in any other encoding."""
-    return json.dumps(value, ensure_ascii=not speaks_utf8(sys.stdout), **options)
+    """``value`` as JSON for standard output: as is in UTF-8, escaped to ASCII in any other encoding; a control
+    character or an override (fracas.core.controls) always as a ``\\u`` escape, so that :func:`shown` finds
+    nothing to write out in it and the JSON stays JSON, and exact."""
+    return json_escaped(json.dumps(value, ensure_ascii=not speaks_utf8(sys.stdout), **options))
 
 
 #: The styles fracas's own narration paints with (fracas.services.narrate): they pass, no other escape does.

@@ -41,6 +41,11 @@ def may_hold_controls(json_text: bytes) -> bool:
     return _IN_JSON.search(json_text) is not None
 
 
+def json_escaped(json_text: str) -> str:
+    """JSON text with each such character as a ``\\uXXXX`` escape: the same JSON value, nothing raw to show."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text) if _CONTROL.search(json_text) else json_text
+
+
 def visible_all(value: Any) -> Any:
     """``value`` (JSON-like: dicts, lists, strings, numbers) with every string, key or value, :func:`visible`."""
     if isinstance(value, str):

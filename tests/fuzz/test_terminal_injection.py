@@ -55,11 +55,11 @@ def test_a_scenario_with_a_control_character_is_refused_naming_where(
     assert "\x1b" not in ended.err and "\r" not in ended.err and "\u202e" not in ended.err
 
 
-def forged(tmp_path: Path) -> Path:
-    """Mira's log with the first declaration's text replaced by :data:`SPOOF`, re-chained as a forger would."""
+def forged(tmp_path: Path, text: str = SPOOF) -> Path:
+    """Mira's log with the first declaration's text replaced by ``text``, re-chained as a forger would."""
     entries = read_log(MIRA_LOG).entries
     i = next(i for i, e in enumerate(entries) if isinstance(e.ev, E.ActionDeclared))
-    entries[i] = msgspec.structs.replace(entries[i], ev=msgspec.structs.replace(entries[i].ev, text=SPOOF))
+    entries[i] = msgspec.structs.replace(entries[i], ev=msgspec.structs.replace(entries[i].ev, text=text))
     out, prev = [], GENESIS
     for seq, e in enumerate(entries):
         line, prev = encode_entry(seq, e.round, e.count, e.sec, e.ev, prev)
@@ -147,3 +147,26 @@ def test_the_page_s_quick_scan_misses_no_character_it_must_write_out(text: str) 
     """The viewer walks its data only when a scan of the encoded JSON says it may need to: no miss, ever."""
     if visible(text) != text:
         assert may_hold_controls(msgspec.json.encode(text)), repr(text)
+
+
+@pytest.mark.parametrize("argv", [["verify", "{log}", "--json"], ["audit", "{log}", "8", "--json"]])
+def test_json_output_stays_json_and_exact_with_a_forged_text(tmp_path: Path, argv: list[str]) -> None:
+    """The escaping of what reaches the terminal wrote `\\x85` into a JSON string: not JSON. JSON escapes them."""
+    import json
+
+    log = forged(tmp_path, text="C1\x85, DEL\x7f, override\u202e, ESC\x1b")
+    ended = fracas([a.format(log=log) for a in argv])
+    assert isinstance(ended.rc, int) and ended.rc in (0, 1), ended.describe()
+    assert not re.search("[\x7f-\x9f\u202a-\u202e\x1b]", ended.out)
+    data = json.loads(ended.out)
+
+    def strings(value: object) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, dict):
+            return [s for v in value.values() for s in strings(v)]
+        return [s for v in value for s in strings(v)] if isinstance(value, list) else []
+
+    text = "C1\x85, DEL\x7f, override\u202e, ESC\x1b"
+    quoted = json.dumps(text, ensure_ascii=False)[1:-1]  # verify's "found" quotes the log's value as JSON
+    assert any(text in s or quoted in s for s in strings(data))  # exact, once decoded
