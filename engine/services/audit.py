@@ -286,9 +286,17 @@ def audit_log(path: Path | str, *, seq: int | None = None, roll: int | None = No
     conseq = _consequences(entries, start, people)
     if conseq:
         lines.append("What followed:")
+        # the rolls numbered as the narration and --roll number them; a Z-Corps pool waits for its Joker, and the
+        # line comes with the Joker's seq, as in the narration
+        narrator.rolls = sum(1 for e in entries[: conseq[0]] if type(e.ev) is E.DiceRolled)
         for j in conseq:
             e = entries[j]
-            lines.append(f"  seq {e.seq}: {narrator.text(e.ev, e.sec)}")
+            said = narrator.text(e.ev, e.sec)
+            if said is not None:  # two lines when a held pool comes out before this event's own
+                lines.extend(f"  seq {e.seq}: {part}" for part in said.split("\n"))
+        rest = narrator.flush()  # a pool whose Joker is not among them
+        if rest is not None:
+            lines.append(f"  seq {entries[conseq[-1]].seq}: {rest}")
     elif test is not None:
         lines.append("What followed: nothing else at that instant")
     return Audit(

@@ -34,3 +34,27 @@ def test_the_audit_says_when_in_words_and_names_the_side() -> None:
     assert audit_log(MIRA_LOG, seq=102).lines[0].startswith("Mira vs the guard (point_zero), round 2, as it ends, ")
     assert ", in the aftermath, " in audit_log(MIRA_LOG, seq=145).lines[0]
     assert ", round 1, initiative count 9, " in audit_log(MIRA_LOG, roll=3).lines[0]
+
+
+def test_what_followed_is_told_as_the_narration_tells_it(tmp_path: Path) -> None:
+    """Each consequence line of an audit is the narration's line for that seq, roll numbers included: a Z-Corps
+    pool waiting for its Joker was listed as "seq 512: None" and its roll numbered from 1."""
+    from fracas.services.run import run_scenario
+
+    log = tmp_path / "b.jsonl"
+    run_scenario(ROOT / "scenarios" / "zcorps" / "barricade.toml", seed="3", log_path=log)
+    told: dict[int, str] = {}
+    for line in narration_lines(log):
+        parts = line.split(maxsplit=1)
+        if parts and parts[0].isdecimal():
+            told[int(parts[0])] = parts[1]
+    entries = read_log(log).entries
+    tests = [e.seq for e in entries if isinstance(e.ev, E.SkillTested) and e.ev.target is not None]
+    checked = 0
+    for seq in tests[:12]:
+        for line in audit_log(log, seq=seq).lines:
+            if line.startswith("  seq "):
+                number, said = line[len("  seq ") :].split(": ", 1)
+                assert said != "None" and told[int(number)].endswith(said), (seq, line, told.get(int(number)))
+                checked += 1
+    assert checked > 20
