@@ -125,20 +125,27 @@ def write_atomic(path: Path | str, data: bytes, *, force: bool = False, inputs: 
     return path
 
 
+def _plot_format(path: Path | str) -> str:
+    """The picture format a ``--plot`` name asks for (its suffix): ``png``, ``svg`` or ``pdf``."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in PLOT_SUFFIXES:
+        raise FracasError(f"--plot {path}: expected a {', '.join(PLOT_SUFFIXES)} file name")
+    return suffix[1:]
+
+
 def check_plot(path: Path | str, *, force: bool = False, inputs: Iterable[Path | str] = ()) -> Path:
     """A ``--plot`` output: named ``.png``, ``.svg`` or ``.pdf`` (its format), and checked as every output."""
-    if Path(path).suffix.lower() not in PLOT_SUFFIXES:
-        raise FracasError(f"--plot {path}: expected a {', '.join(PLOT_SUFFIXES)} file name")
+    _plot_format(path)
     return check_output(path, force=force, inputs=inputs)
 
 
 def save_figure(
     figure: Any, path: Path | str, *, force: bool = False, inputs: Iterable[Path | str] = (), **options: Any
 ) -> Path:
-    """A matplotlib figure written whole as ``path`` (:func:`write_atomic`), in the format its suffix names."""
-    check_plot(path, force=force, inputs=inputs)
+    """A matplotlib figure written whole as ``path`` (:func:`write_atomic`, which checks it as every output), in
+    the format its suffix names."""
     picture = io.BytesIO()
-    figure.savefig(picture, format=Path(path).suffix.lower()[1:], **options)
+    figure.savefig(picture, format=_plot_format(path), **options)
     return write_atomic(path, picture.getvalue(), force=force, inputs=inputs)
 
 

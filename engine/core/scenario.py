@@ -354,7 +354,8 @@ def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
 _MSGSPEC_AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.S)
 _UNKNOWN = re.compile(r"Object contains unknown field `([^`]+)`")
 _MISSING = re.compile(r"Object missing required field `([^`]+)`")
-_CONTROL = re.compile(rf"[{CONTROLS}\t\n]")
+_CONTROL = re.compile(rf"[{CONTROLS}]")
+_NAME_BREAK = re.compile(r"[\t\n]")  # what a Name refuses besides, and a Text allows
 _BOUND = re.compile(r"Expected `(?P<type>\w+)`(?: of length)? (?P<op>[<>]=?) (?P<limit>-?\d+)")
 _PART = re.compile(r"\.([^.\[\]]+)|\[(\d+|\.\.\.)\]")
 
@@ -389,7 +390,8 @@ def explain(raw: Any, jpath: str, msg: str) -> tuple[str, str]:
     """Name the dict key of a ``[...]`` path and say what was found for a bound or a control character."""
     if msg.startswith("Expected `str` matching regex"):  # Name's or Text's pattern: the only ones there are
         found, value = _lookup(raw, jpath)
-        bad = next((c for c in value if _CONTROL.match(c)), None) if found and isinstance(value, str) else None
+        hit = (_CONTROL.search(value) or _NAME_BREAK.search(value)) if found and isinstance(value, str) else None
+        bad = hit.group() if hit is not None else None  # a Text's tab is allowed: name its control character
         what = f"U+{ord(bad):04X}" if bad is not None else "one"
         return jpath, f"expected text without a control character (a terminal would obey it), found {what}"
     bound = _BOUND.match(msg)

@@ -290,32 +290,39 @@ class Narrator:
 
     # ------------------------------------------------------------ lines
 
+    def _phase(self, rnd: int, count: int) -> str:
+        """Where the clock stands: ``setup`` (round 0), ``after`` (the aftermath), ``end`` (a round's count 0: the
+        last metres, what ends with the round), ``start`` (before anyone acts) or ``count``."""
+        if rnd == 0:
+            return "setup"
+        if self.after:
+            return "after"
+        if count == 0:
+            return "end"
+        if self.round_ticks and count >= self.round_ticks:
+            return "start"
+        return "count"
+
     def prefix(self, rnd: int, count: int) -> str:
         """``R1 start`` before anyone acts (entrances, initiative, Point Zéro's declarations),
-        ``R1 @11`` at initiative count 11, ``R1 end`` at its count 0 (the last metres, what ends with the
-        round), ``after`` in the aftermath."""
-        if rnd == 0:
+        ``R1 @11`` at initiative count 11, ``R1 end`` at its count 0, ``after`` in the aftermath."""
+        phase = self._phase(rnd, count)
+        if phase == "setup":
             return " " * 8
-        if self.after:
+        if phase == "after":
             return f"{'after':<8}"
-        if count == 0:
-            return f"{f'R{rnd} end':<8}"
-        if self.round_ticks and count >= self.round_ticks:
-            return f"{f'R{rnd} start':<8}"
-        return f"{f'R{rnd} @{count}':<8}"
+        return f"{f'R{rnd} @{count}' if phase == 'count' else f'R{rnd} {phase}':<8}"
 
     def moment(self, rnd: int, count: int) -> str:
         """The clock of :meth:`prefix` in words: ``round 1, before anyone acts``, ``round 1, initiative count 11``,
         ``round 1, as it ends``, ``in the aftermath``."""
-        if rnd == 0:
-            return "before the fight"
-        if self.after:
-            return "in the aftermath"
-        if count == 0:
-            return f"round {rnd}, as it ends"
-        if self.round_ticks and count >= self.round_ticks:
-            return f"round {rnd}, before anyone acts"
-        return f"round {rnd}, initiative count {count}"
+        return {
+            "setup": "before the fight",
+            "after": "in the aftermath",
+            "end": f"round {rnd}, as it ends",
+            "start": f"round {rnd}, before anyone acts",
+            "count": f"round {rnd}, initiative count {count}",
+        }[self._phase(rnd, count)]
 
     def line(self, rnd: int, count: int, sec: float, ev: E.Event) -> str | None:
         text = self.text(ev, sec)

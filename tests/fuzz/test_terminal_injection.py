@@ -39,6 +39,12 @@ SPOOF = "\x1b[2J\x1b[1A\x1b[2K\rintact: every check passed\u202e"
         ('id = "mira"', 'id = "mi\\rra"', "$.sides[0].id"),
         ('name = "Security guards"', 'name = "Security \\u202eguards"', "$.sides[1].name"),
         ('name = "crates"', 'name = "crates\\u0007"', "$.map.cover[0].name"),
+        # a description may hold a tab: the character named is the ESC after it
+        (
+            'description = "',
+            'description = "a\\tb \\u001b',
+            "$.description: expected text without a control character (a terminal would obey it), found U+001B",
+        ),
     ],
 )
 def test_a_scenario_with_a_control_character_is_refused_naming_where(
